@@ -1,0 +1,35 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Compile-time switches (pass with `swift build -Xswiftc -DNAME` or see Scripts/check.sh):
+//   CASSOWARY_INTERNAL_CHECKS  verifies tableau invariants after every public solver mutation.
+let package = Package(
+  name: "layout-bench",
+  products: [
+    .library(name: "Cassowary", targets: ["Cassowary"]),
+    .library(name: "ConstraintScript", targets: ["ConstraintScript"]),
+    .executable(name: "layout-bench", targets: ["layout-bench"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2")
+  ],
+  targets: [
+    // The incremental simplex solver. Imports nothing, not even Foundation.
+    .target(name: "Cassowary"),
+    // The line-oriented constraint script format read by `layout-bench solve`.
+    .target(name: "ConstraintScript", dependencies: ["Cassowary"]),
+    .executableTarget(
+      name: "layout-bench",
+      dependencies: [
+        "Cassowary", "ConstraintScript",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(name: "CassowaryTests", dependencies: ["Cassowary"]),
+    .testTarget(
+      name: "ConstraintScriptTests", dependencies: ["ConstraintScript", "Cassowary"],
+      exclude: ["Fixtures"]
+    ),
+    .testTarget(name: "LayoutBenchTests", dependencies: ["layout-bench"]),
+  ]
+)

@@ -1,0 +1,1071 @@
+#!/usr/bin/env python3
+"""Cross-check `layout-bench solve` against kiwisolver, the Python binding of the C++ kiwi solver.
+
+Run it through Scripts/kiwi-crosscheck.sh, which provides a venv with kiwisolver.
+
+    generate --count N --seed S --out DIR   write NNN.cass + NNN.expected fixtures solved by kiwi
+    check --binary PATH [--dir DIR]         run `PATH solve FILE` on every fixture and compare
+    fresh --count N --seed S --binary PATH  generate N new scripts in a temp dir and check them
+    solve FILE                              print kiwi's answer for one constraint script
+
+The constraint script format is the contract in shared/DESIGN.md ("Constraint script format").
+Scripts are generated as a small syntax tree, written out as text, and then read back by the
+interpreter below, which drives kiwisolver the way a user of its API would. So every fixture is
+solved from its own text, and the interpreter doubles as a reference reader of the format.
+"""
+
+import argparse
+import math
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import kiwisolver as kiwi
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_FIXTURES = os.path.join(REPO_ROOT, "Tests", "ConstraintScriptTests", "Fixtures", "kiwi")
+
+NAMED_STRENGTHS = ("required", "strong", "medium", "weak")
+KEYWORDS = ("edit", "suggest", "remove", "print")
+
+# Two solvers that both find *an* optimum agree only if the optimum is unique, so the uniqueness
+# filter compares kiwi against itself much more tightly than `check` compares against the binary.
+UNIQUE_ABS_TOL = 1e-9
+UNIQUE_REL_TOL = 1e-12
+CHECK_TOL = 1e-6
+
+
+class ScriptError(Exception):
+    """A script that cannot be read or that kiwi refuses (carries the 1-based line number)."""
+
+    def __init__(self, line, message):
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+
+
+# --------------------------------------------------------------------------------------------
+# Expressions: tuples ('num', value), ('var', name), ('+'|'-'|'*'|'/', left, right) and
+# ('()', inner), the last one only to make the generator write parentheses it was not forced to.
+
+def fmt_num(value):
+    """The output format of the contract: integral values without a decimal point."""
+    if value == 0:
+        return "0"  # also turns -0.0 into 0
+    if float(value).is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(float(value))
+
+
+def _prec(node):
+    return {"+": 1, "-": 1, "*": 2, "/": 2}.get(node[0], 3)
+
+
+def render_expr(node, tight=False):
+    kind = node[0]
+    if kind == "num":
+        return fmt_num(node[1])
+    if kind == "var":
+        return node[1]
+    if kind == "()":
+        return "(" + render_expr(node[1], tight) + ")"
+    prec = _prec(node)
+    left = render_expr(node[1], tight)
+    if _prec(node[1]) < prec:
+        left = f"({left})"
+    right = render_expr(node[2], tight)
+    # `a - (b + c)` and `a / (2 * 3)` need their parentheses; `a + (b - c)` does not.
+    if _prec(node[2]) < prec or (_prec(node[2]) == prec and kind in "-/"):
+        right = f"({right})"
+    space = "" if tight else " "
+    return f"{left}{space}{kind}{space}{right}"
+
+
+def expr_vars(node, out):
+    """Appends the variable names of an expression in reading order."""
+    if node[0] == "var":
+        out.append(node[1])
+    elif node[0] != "num":
+        for child in node[1:]:
+            expr_vars(child, out)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Reading the script format
+
+_TOKEN = re.compile(r"""
+    \s*(?:
+      (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
+    | (?P<name>[A-Za-z_][A-Za-z0-9_.]*)
+    | (?P<op>==|<=|>=|[-+*/()@:])
+    | (?P<bad>\S)
+    )""", re.VERBOSE)
+
+
+def tokenize(text, line):
+    tokens = []
+    for m in _TOKEN.finditer(text):
+        if m.lastgroup is None:
+            continue  # trailing whitespace
+        if m.lastgroup == "bad":
+            raise ScriptError(line, f"unexpected character '{m.group('bad')}'")
+        tokens.append((m.lastgroup, m.group(m.lastgroup)))
+    return tokens
+
+
+class Op:
+    """One statement of a script: kind is 'constraint', 'edit', 'suggest', 'remove' or 'print'."""
+
+    def __init__(self, kind, line, **fields):
+        self.kind = kind
+        self.line = line
+        self.__dict__.update(fields)
+
+
+class Program:
+    def __init__(self, ops, variables):
+        self.ops = ops              # statements in text order
+        self.variables = variables  # every variable name, in order of first appearance
+
+
+class _Parser:
+    """Recursive descent over one line's tokens; tracks whether each subtree is constant."""
+
+    def __init__(self, tokens, line):
+        self.tokens, self.pos, self.line = tokens, 0, line
+
+    def peek(self):
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else (None, None)
+
+    def take(self):
+        tok = self.peek()
+        if tok[0] is None:
+            raise ScriptError(self.line, "unexpected end of line")
+        self.pos += 1
+        return tok
+
+    def fail(self, tok):
+        raise ScriptError(self.line, f"unexpected token '{tok[1]}'")
+
+    def expr(self):
+        node, const = self.term()
+        while self.peek()[1] in ("+", "-"):
+            op = self.take()[1]
+            rhs, rconst = self.term()
+            node, const = (op, node, rhs), const and rconst
+        return node, const
+
+    def term(self):
+        node, const = self.unary()
+        while self.peek()[1] in ("*", "/"):
+            op = self.take()[1]
+            rhs, rconst = self.unary()
+            if op == "*" and not const and not rconst:
+                raise ScriptError(self.line, "non-linear expression (variable times variable)")
+            if op == "/" and not rconst:
+                raise ScriptError(self.line, "non-linear expression (division by a variable)")
+            node, const = (op, node, rhs), const and rconst
+        return node, const
+
+    def unary(self):
+        # The contract does not mention unary minus; it is accepted here but never generated.
+        if self.peek()[1] == "-":
+            self.take()
+            node, const = self.unary()
+            return ("-", ("num", 0.0), node), const
+        tok = self.take()
+        if tok[0] == "num":
+            return ("num", float(tok[1])), True
+        if tok[0] == "name":
+            if tok[1] in KEYWORDS:
+                self.fail(tok)
+            return ("var", tok[1]), False
+        if tok[1] == "(":
+            node, const = self.expr()
+            if self.take()[1] != ")":
+                raise ScriptError(self.line, "expected ')'")
+            return node, const
+        self.fail(tok)
+
+    def strength(self):
+        tok = self.take()
+        if tok[0] == "name" and tok[1] in NAMED_STRENGTHS:
+            return tok[1]
+        if tok[0] == "num" and float(tok[1]) > 0:
+            return float(tok[1])
+        raise ScriptError(self.line, f"bad strength '{tok[1]}'")
+
+    def name(self):
+        tok = self.take()
+        if tok[0] != "name":
+            self.fail(tok)
+        return tok[1]
+
+    def number(self):
+        sign = -1.0 if self.peek()[1] == "-" and self.take() else 1.0
+        tok = self.take()
+        if tok[0] != "num":
+            self.fail(tok)
+        return sign * float(tok[1])
+
+    def end(self):
+        if self.peek()[0] is not None:
+            self.fail(self.peek())
+
+
+def parse_script(text):
+    ops, seen, labels = [], {}, set()
+
+    def see(names):
+        for name in names:
+            seen.setdefault(name, len(seen))
+
+    for line_no, raw in enumerate(text.splitlines(), start=1):
+        body = raw.split("#", 1)[0].strip()
+        if not body:
+            continue
+        p = _Parser(tokenize(body, line_no), line_no)
+        first = p.peek()
+        if first[0] == "name" and first[1] in KEYWORDS:
+            p.take()
+            if first[1] == "print":
+                p.end()
+                ops.append(Op("print", line_no, visible=list(seen)))
+            elif first[1] == "edit":
+                name = p.name()
+                if p.take()[1] != "@":
+                    raise ScriptError(line_no, "expected '@strength' after the edit variable")
+                strength = p.strength()
+                p.end()
+                if strength == "required" or (not isinstance(strength, str)
+                                              and strength >= kiwi.strength.required):
+                    raise ScriptError(line_no, "an edit variable cannot be required")
+                see([name])
+                ops.append(Op("edit", line_no, name=name, strength=strength))
+            elif first[1] == "suggest":
+                name, value = p.name(), p.number()
+                p.end()
+                see([name])
+                ops.append(Op("suggest", line_no, name=name, value=value))
+            else:
+                label = p.name()
+                p.end()
+                ops.append(Op("remove", line_no, label=label))
+            continue
+        label = None
+        if len(p.tokens) > 1 and p.tokens[1][1] == ":":
+            label = p.name()
+            p.take()
+            if label in labels:
+                raise ScriptError(line_no, f"duplicate label {label}")
+            labels.add(label)
+        lhs, lconst = p.expr()
+        op = p.take()[1]
+        if op not in ("==", "<=", ">="):
+            raise ScriptError(line_no, f"expected ==, <= or >=, found '{op}'")
+        rhs, rconst = p.expr()
+        strength = "required"
+        if p.peek()[1] == "@":
+            p.take()
+            strength = p.strength()
+        p.end()
+        if lconst and rconst:
+            raise ScriptError(line_no, "constraint has no variables")
+        see(expr_vars(lhs, []) + expr_vars(rhs, []))
+        ops.append(Op("constraint", line_no, label=label, lhs=lhs, op=op, rhs=rhs,
+                      strength=strength))
+    return Program(ops, list(seen))
+
+
+# --------------------------------------------------------------------------------------------
+# Running a program on kiwisolver
+
+def _to_kiwi(node, var):
+    kind = node[0]
+    if kind == "num":
+        return node[1]
+    if kind == "var":
+        return var(node[1])
+    if kind == "()":
+        return _to_kiwi(node[1], var)
+    a, b = _to_kiwi(node[1], var), _to_kiwi(node[2], var)
+    if kind == "+":
+        return a + b
+    if kind == "-":
+        return a - b
+    if kind == "*":
+        return a * b
+    return a / b
+
+
+def run_kiwi(program, order=None, probes=None):
+    """Executes the program and returns its print blocks: lists of (name, value) pairs.
+
+    order: the sequence of op indices to execute (default: text order).
+    probes: {name: (target, strength)} extra constraints `name == target`, added first.
+    """
+    solver = kiwi.Solver()
+    variables = {}
+    constraints = {}  # label -> kiwi.Constraint
+
+    def var(name):
+        if name not in variables:
+            variables[name] = kiwi.Variable(name)
+        return variables[name]
+
+    def snapshot(names):
+        solver.updateVariables()
+        return [(name, var(name).value()) for name in names]
+
+    for name, (target, strength) in (probes or {}).items():
+        solver.addConstraint((var(name) == target) | strength)
+    blocks = []
+    for index in order if order is not None else range(len(program.ops)):
+        op = program.ops[index]
+        try:
+            if op.kind == "constraint":
+                cn = _to_kiwi(op.lhs, var), _to_kiwi(op.rhs, var)
+                lhs, rhs = cn
+                cn = lhs == rhs if op.op == "==" else lhs <= rhs if op.op == "<=" else lhs >= rhs
+                if op.strength != "required":
+                    cn = cn | op.strength
+                solver.addConstraint(cn)
+                if op.label is not None:
+                    constraints[op.label] = cn
+            elif op.kind == "edit":
+                solver.addEditVariable(var(op.name), op.strength)
+            elif op.kind == "suggest":
+                solver.suggestValue(var(op.name), op.value)
+            elif op.kind == "remove":
+                if op.label not in constraints:
+                    raise ScriptError(op.line, f"unknown label {op.label}")
+                solver.removeConstraint(constraints.pop(op.label))
+            else:
+                blocks.append(snapshot(op.visible))
+        except ScriptError:
+            raise
+        except kiwi.UnsatisfiableConstraint:
+            raise ScriptError(op.line, "unsatisfiable required constraint") from None
+        except Exception as exc:  # kiwi's other errors: unknown edit variable, duplicates...
+            raise ScriptError(op.line, f"{type(exc).__name__}: {exc}") from None
+    if not any(op.kind == "print" for op in program.ops):
+        blocks.append(snapshot(program.variables))
+    return blocks
+
+
+def format_blocks(blocks):
+    return "---\n".join("".join(f"{n} = {fmt_num(v)}\n" for n, v in block) for block in blocks)
+
+
+def parse_blocks(text):
+    """Reads `name = value` blocks separated by `---`; raises ValueError on anything else."""
+    blocks, current = [], []
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        if line == "---":
+            blocks.append(current)
+            current = []
+            continue
+        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_.]*) = (\S+)", line)
+        try:
+            value = float(m.group(2)) if m else None
+        except ValueError:
+            value = None
+        if value is None or math.isnan(value):
+            raise ValueError(f"output line {line_no} is not `name = number`: {line!r}")
+        current.append((m.group(1), value))
+    blocks.append(current)
+    return blocks
+
+
+# --------------------------------------------------------------------------------------------
+# The uniqueness filter
+#
+# kiwi minimises the strength-weighted sum of the violations of its non-required constraints.
+# When several assignments reach the same minimum, which one a simplex solver reports depends
+# on its pivoting history, so a correct Swift solver could legitimately differ from kiwi.
+# Fixtures must therefore have a unique optimum at every print.  Two independent tests:
+#  1. Reordering: run the statements with every run of consecutive constraint/edit statements
+#     permuted (they commute: an edit is just `v == 0` at its strength until a suggestion).
+#     A different add order gives kiwi a different pivoting history.
+#  2. Probing: add, for every variable, a tiny-strength pull `v == +-1e4`, once with random
+#     signs and once with the opposite signs.  Strengths around 1e-5 cannot outweigh any real
+#     trade-off, but on a tied optimal face they push every variable to opposite ends of the
+#     face, so any freedom left at the optimum shows up as a difference.
+
+def permuted_orders(program, rng, count):
+    """`count` orders: each run of adjacent constraint/edit ops reversed, then shuffled."""
+    runs, current = [], []
+    for index, op in enumerate(program.ops):
+        if op.kind in ("constraint", "edit"):
+            current.append(index)
+        else:
+            runs.append(current)
+            runs.append([index])
+            current = []
+    runs.append(current)
+    orders = []
+    for k in range(count):
+        order = []
+        for run in runs:
+            run = list(run)
+            if k == 0:
+                run.reverse()
+            else:
+                rng.shuffle(run)
+            order.extend(run)
+        orders.append(order)
+    return orders
+
+
+def blocks_agree(a, b, abs_tol, rel_tol):
+    if len(a) != len(b):
+        return False
+    for block_a, block_b in zip(a, b):
+        if [n for n, _ in block_a] != [n for n, _ in block_b]:
+            return False
+        for (_, x), (_, y) in zip(block_a, block_b):
+            if abs(x - y) > max(abs_tol, rel_tol * max(abs(x), abs(y))):
+                return False
+    return True
+
+
+def has_unique_optimum(program, expected, rng, permutations=4):
+    for order in permuted_orders(program, rng, permutations):
+        if not blocks_agree(expected, run_kiwi(program, order), UNIQUE_ABS_TOL, UNIQUE_REL_TOL):
+            return False
+    signs = {name: rng.choice((-1.0, 1.0)) for name in program.variables}
+    weights = {name: 1e-5 * (1.0 + rng.random()) for name in program.variables}
+    for flip in (1.0, -1.0):
+        probes = {n: (flip * signs[n] * 1e4, weights[n]) for n in program.variables}
+        if not blocks_agree(expected, run_kiwi(program, probes=probes),
+                            UNIQUE_ABS_TOL, UNIQUE_REL_TOL):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------------------------
+# Generating layout-like scripts
+
+RAW_STRENGTHS = (0.5, 2, 3, 5, 20, 50, 250, 2000, 5000, 40000, 250000, 3000000)
+PADS = (0, 4, 8, 10, 12, 16, 20, 24)
+GAPS = (0, 4, 5, 6, 8, 10, 12, 16)
+BOX_WORDS = ("box", "panel", "button", "label", "icon", "card", "item", "field", "image",
+             "title", "menu", "badge", "tile", "cell", "tab", "pane")
+ROOT_WORDS = ("window", "root", "screen", "view", "frame")
+FLIP = {"==": "==", "<=": ">=", ">=": "<="}
+
+
+def num(value):
+    return ("num", float(value))
+
+
+def var(name):
+    return ("var", name)
+
+
+def plus(node, constant):
+    """node + constant, written with `-` for negative constants (negative literals are avoided)."""
+    if constant == 0:
+        return node
+    return ("+", node, num(constant)) if constant > 0 else ("-", node, num(-constant))
+
+
+def soft_strength(rng):
+    r = rng.random()
+    if r < 0.36:
+        return "weak"
+    if r < 0.64:
+        return "medium"
+    if r < 0.82:
+        return "strong"
+    return float(rng.choice(RAW_STRENGTHS))
+
+
+def size_value(rng, low, high):
+    """A layout-ish size: mostly a multiple of 5, sometimes a half."""
+    value = rng.randint(low // 5, high // 5) * 5
+    return value + 0.5 if rng.random() < 0.1 else value
+
+
+class Span:
+    """A box's extent along one axis, kept as start+size, start+end, or all three variables."""
+
+    def __init__(self, gen, box, axis, style):
+        names = gen.axis_names[axis]
+        self.style = style
+        self.start_name = f"{box}{gen.sep}{names[0]}"
+        self.size_name = f"{box}{gen.sep}{names[1]}" if style in ("lw", "lrw") else None
+        self.end_name = f"{box}{gen.sep}{names[2]}" if style in ("lr", "lrw") else None
+        self.rng = gen.rng
+        gen.nvars += 3 if style == "lrw" else 2
+
+    def start(self):
+        return var(self.start_name)
+
+    def end(self):
+        if self.end_name:
+            return var(self.end_name)
+        return ("+", var(self.start_name), var(self.size_name))
+
+    def size(self):
+        if self.size_name:
+            return var(self.size_name)
+        return ("-", var(self.end_name), var(self.start_name))
+
+    def center(self):
+        s, r = self.start(), self.rng.random()
+        if self.style == "lw":
+            half = ("/", self.size(), num(2)) if r < 0.5 else ("*", num(0.5), self.size())
+            return ("+", s, half)
+        both = ("+", s, self.end())
+        if r < 0.4:
+            return ("/", ("()", both), num(2))
+        if r < 0.7:
+            return ("*", num(0.5), ("()", both))
+        return ("+", s, ("/", ("()", ("-", self.end(), s)), num(2)))
+
+
+class ScriptGenerator:
+    """Builds one random script: a tree of boxes in a window, then edits, suggestions, removals
+    and additions with prints in between.  The structure (ops) is rendered to text at the end."""
+
+    def __init__(self, rng, target_vars, header):
+        self.rng = rng
+        self.target = target_vars
+        self.ops = [("comment", header)]
+        self.nvars = 0
+        self.labels = 0
+        self.removable = []   # labels that a later `remove` may name
+        self.sizes = []       # (span, parent) pairs whose size could get an edit variable
+        self.sep = "." if rng.random() < 0.75 else "_"
+        self.axis_names = {
+            "x": rng.choice((("left", "width", "right"), ("x", "w", "right"))),
+            "y": rng.choice((("top", "height", "bottom"), ("y", "h", "bottom"))),
+        }
+        self.words = {}
+        self.tight = rng.random() < 0.2  # some scripts write `a+b*2` without spaces
+
+    # -- statements ---------------------------------------------------------------------------
+
+    def new_label(self, kind):
+        self.labels += 1
+        return f"{kind}{self.labels}"
+
+    def add(self, lhs, op, rhs, strength="required", kind=None, removable=False, note=None):
+        rng = self.rng
+        if rng.random() < 0.3:
+            lhs, op, rhs = rhs, FLIP[op], lhs
+        label = None
+        if (removable and rng.random() < 0.6) or rng.random() < 0.05:
+            label = self.new_label(kind or "c")
+            if removable:
+                self.removable.append((label, kind, lhs, op, rhs))
+        if strength == "required" and rng.random() < 0.05:
+            strength = "@required"  # spelled out now and then
+        self.ops.append(("constraint", label, lhs, op, rhs, strength, note))
+
+    def box_name(self):
+        word = self.rng.choice(BOX_WORDS)
+        self.words[word] = self.words.get(word, 0) + 1
+        return f"{word}{self.words[word]}"
+
+    # -- layout pieces --------------------------------------------------------------------------
+
+    def size_rules(self, span, parent, with_min=False, pref_strength=None, optional=False):
+        """Minimum, maybe maximum, and a preferred size (fixed or relative to the parent).
+        Only a box stretched between both sides of its parent may go without a preference:
+        anywhere else its size would be free over a range, and the optimum not unique."""
+        rng = self.rng
+        size = span.size()
+        low = size_value(rng, 5, 60)
+        if rng.random() < 0.6 or with_min:
+            self.add(size, ">=", num(low), kind="min", removable=rng.random() < 0.3)
+        else:
+            self.add(size, ">=", num(0))
+        if rng.random() < 0.3:
+            high = low + size_value(rng, 20, 300)
+            self.add(size, "<=", num(high), kind="max", removable=True, note="max size")
+        r = rng.random() * (1.0 if optional else 0.9)
+        if r < 0.68:
+            strength = pref_strength or soft_strength(rng)
+            self.add(size, "==", num(size_value(rng, 10, 300)), strength, "pref", True,
+                     note="preferred size" if rng.random() < 0.2 else None)
+        elif r < 0.9:
+            k = rng.random()
+            if k < 0.5:
+                rel = ("*", num(rng.choice((0.25, 0.5, 0.75, 1.5))), parent.size())
+            elif k < 0.8:
+                rel = ("/", parent.size(), num(rng.choice((2, 3, 4))))
+            else:
+                rel = ("*", parent.size(), num(rng.choice((0.2, 0.5, 0.6))))
+            self.add(size, "==", rel, pref_strength or soft_strength(rng), "ratio", True)
+        if span.size_name:
+            self.sizes.append((span, parent))
+
+    def row(self, parent, kids):
+        """Siblings one after another inside parent, with spacing and a justification."""
+        rng = self.rng
+        pad, gap = rng.choice(PADS), rng.choice(GAPS)
+        self.add(kids[0].start(), ">=", plus(parent.start(), pad))
+        for a, b in zip(kids, kids[1:]):
+            r = rng.random()
+            if r < 0.55:
+                self.add(b.start(), "==", plus(a.end(), gap), kind="gap")
+            else:
+                self.add(b.start(), ">=", plus(a.end(), gap))
+                if r < 0.85:
+                    self.add(b.start(), "==", plus(a.end(), gap + rng.choice((0, 4, 10))),
+                             soft_strength(rng), "gap", True)
+        self.add(kids[-1].end(), "<=", plus(parent.end(), -pad))
+        # Siblings compete for the row's space; equal strengths there would tie (any split of
+        # the shortfall is optimal), so their preferred sizes take distinct named strengths
+        # while those last.
+        named = rng.sample(("weak", "medium", "strong"), 3)
+        for kid in kids:
+            self.size_rules(kid, parent, pref_strength=named.pop() if named else None)
+        if len(kids) > 1 and rng.random() < 0.25:
+            a, b = rng.sample(kids, 2)
+            self.add(a.size(), "==", b.size(), soft_strength(rng), "same", True)
+        mode = rng.choice(("start", "start", "end", "center", "fill"))
+        if mode in ("start", "fill"):
+            self.add(kids[0].start(), "==", plus(parent.start(), pad), soft_strength(rng),
+                     "align", True)
+        if mode in ("end", "fill"):
+            self.add(kids[-1].end(), "==", plus(parent.end(), -pad), soft_strength(rng),
+                     "align", True)
+        if mode == "center":
+            self.add(("-", kids[0].start(), parent.start()), "==",
+                     ("-", parent.end(), kids[-1].end()), soft_strength(rng), "center", True)
+
+    def inset(self, parent, kid):
+        """One box inside another, stretched, centred or pinned to a side."""
+        rng = self.rng
+        pad = rng.choice(PADS)
+        self.add(kid.start(), ">=", plus(parent.start(), pad))
+        self.add(kid.end(), "<=", plus(parent.end(), -pad))
+        mode = rng.choice(("stretch", "stretch", "center", "start", "end"))
+        if mode == "stretch":
+            self.add(kid.start(), "==", plus(parent.start(), pad), soft_strength(rng), "fit", True)
+            self.add(kid.end(), "==", plus(parent.end(), -pad), soft_strength(rng), "fit", True)
+            if rng.random() < 0.5:
+                self.size_rules(kid, parent, optional=True)
+            else:
+                self.add(kid.size(), ">=", num(0))
+        else:
+            if mode == "center":
+                strength = rng.choice(("required", "strong", soft_strength(rng)))
+                self.add(kid.center(), "==", parent.center(), strength, "center", True)
+            elif mode == "start":
+                self.add(kid.start(), "==", plus(parent.start(), pad), soft_strength(rng),
+                         "align", True)
+            else:
+                self.add(kid.end(), "==", plus(parent.end(), -pad), soft_strength(rng),
+                         "align", True)
+            self.size_rules(kid, parent, with_min=True)
+
+    def new_span(self, box, axis):
+        span = Span(self, box, axis, self.rng.choice(("lw", "lw", "lr", "lr", "lrw")))
+        if span.style == "lrw":
+            # the three variables are tied together by a required equation
+            s, w, e = var(span.start_name), var(span.size_name), var(span.end_name)
+            form = self.rng.choice(((e, ("+", s, w)), (w, ("-", e, s)), (("+", s, w), e)))
+            self.add(form[0], "==", form[1])
+        return span
+
+    def layout(self, axes):
+        rng = self.rng
+        root = self.rng.choice(ROOT_WORDS)
+        roots = {}
+        for axis in axes:
+            span = Span(self, root, axis, rng.choice(("lw", "lw", "lw", "lrw", "lr")))
+            roots[axis] = span
+            self.add(span.start(), "==", num(0))
+            if span.style == "lrw":
+                self.add(var(span.end_name), "==", ("+", span.start(), var(span.size_name)))
+            if rng.random() < 0.3:
+                self.add(span.size(), ">=", num(size_value(rng, 50, 200)), kind="min",
+                         removable=rng.random() < 0.3)
+        # Containers waiting for children: (spans by axis, main axis, depth)
+        queue = [(roots, axes[0], 0)]
+        while queue and self.nvars < self.target:
+            parent, main, depth = queue.pop(0)
+            room = max(1, (self.target - self.nvars) // (2 * len(axes)))
+            count = min(room, rng.choice((1, 2, 2, 3, 3, 4)))
+            kids = []
+            for _ in range(count):
+                box = self.box_name()
+                kids.append({axis: self.new_span(box, axis) for axis in axes})
+            self.ops.append(("blank",))
+            if rng.random() < 0.3:
+                parent_box = parent[main].start_name.split(self.sep)[0]
+                self.ops.append(("comment", f"{len(kids)} box(es) in {parent_box}"))
+            if count > 1 and rng.random() < 0.8:
+                self.row(parent[main], [k[main] for k in kids])
+            else:
+                for kid in kids:
+                    self.inset(parent[main], kid[main])
+            for axis in axes:
+                if axis != main:
+                    for kid in kids:
+                        self.inset(parent[axis], kid[axis])
+            other = [a for a in axes if a != main]
+            for kid in kids:
+                if depth < 3 and rng.random() < 0.5:
+                    queue.append((kid, other[0] if other else main, depth + 1))
+        return roots
+
+    def timeline(self, roots):
+        """Edits on the window size, then suggestions, removals and additions with prints."""
+        rng = self.rng
+        edits = []
+        for axis, span in roots.items():
+            name = span.size_name or span.end_name
+            edits.append(name)
+        if rng.random() < 0.15:
+            edits = edits[:1]
+        fixed = [a for a, s in roots.items() if (s.size_name or s.end_name) not in edits]
+        for axis in fixed:
+            self.add(roots[axis].size(), "==", num(size_value(rng, 200, 1000)),
+                     rng.choice(("required", "strong")))
+        self.ops.append(("blank",))
+        first_ops = []
+        for name in edits:
+            strength = rng.choice(("strong",) * 6 + ("medium", 5000.0, 250000.0, 2000.0))
+            first_ops.append(("edit", name, strength))
+        # Edits may stand anywhere among the initial constraints: the permutation test moves
+        # them around anyway, and the text should not always have them last.
+        for op in first_ops:
+            if rng.random() < 0.2:
+                self.ops.insert(rng.randint(2, len(self.ops)), op)
+            else:
+                self.ops.append(op)
+        no_print = rng.random() < 0.05
+        if not no_print and rng.random() < 0.08:
+            self.ops.append(("print",))  # edit variables sit at 0 until the first suggestion
+        for name in edits:
+            self.ops.append(("suggest", name, self.suggestion(name)))
+        if not no_print:
+            self.ops.append(("print",))
+        # Print blocks dominate the fixture size, so big scripts get fewer steps.
+        steps = rng.randint(1, 5 if self.nvars < 12 else 3 if self.nvars < 30 else 2)
+        for _ in range(steps):
+            done = True
+            r = rng.random()
+            if r < 0.45:
+                for name in rng.sample(edits, rng.randint(1, len(edits))):
+                    self.ops.append(("suggest", name, self.suggestion(name)))
+            elif r < 0.7 and self.removable:
+                item = rng.choice(self.removable)
+                self.removable.remove(item)
+                self.ops.append(("remove", item[0]))
+                if item[1] not in ("min", "max") and rng.random() < 0.7:
+                    self.replace(*item)
+            elif r < 0.85 or not self.sizes:
+                done = self.addition()
+            else:
+                span, parent = rng.choice(self.sizes)
+                self.sizes = [s for s in self.sizes if s[0] is not span]
+                strength = rng.choice(("medium", "strong", 20.0, 40000.0))
+                self.ops.append(("edit", span.size_name, strength))
+                self.ops.append(("suggest", span.size_name, size_value(rng, 10, 300)))
+                edits.append(span.size_name)
+            if done and not no_print and rng.random() < 0.85:
+                self.ops.append(("print",))
+        if not no_print and self.ops[-1] != ("print",):
+            self.ops.append(("print",))
+
+    def replace(self, label, kind, lhs, op, rhs):
+        """After a preference is removed, state it again with another strength or value (a
+        bare removal mostly leaves something free, which the uniqueness filter would reject)."""
+        rng = self.rng
+        if rhs[0] == "num":
+            rhs = num(size_value(rng, 10, 300))
+        elif lhs[0] == "num":
+            lhs = num(size_value(rng, 10, 300))
+        self.add(lhs, op, rhs, soft_strength(rng), kind, True)
+
+    def suggestion(self, name):
+        return size_value(self.rng, 40, 1400)
+
+    def addition(self):
+        """A constraint added after solving started; sometimes it introduces a new variable."""
+        rng = self.rng
+        if not self.sizes:
+            return False
+        span, parent = rng.choice(self.sizes)
+        r = rng.random()
+        if r < 0.4:
+            self.add(span.size(), "<=", num(size_value(rng, 20, 400)), kind="max",
+                     removable=True)
+        elif r < 0.7:
+            new = f"{span.start_name.split(self.sep)[0]}{self.sep}mid"
+            if any(op[0] == "constraint" and new in expr_vars(op[2], []) + expr_vars(op[4], [])
+                   for op in self.ops):
+                return False
+            self.add(var(new), "==", span.center())
+        else:
+            self.add(span.size(), "==", num(size_value(rng, 10, 300)), soft_strength(rng),
+                     "pref", True)
+        return True
+
+    # -- rendering ------------------------------------------------------------------------------
+
+    def render(self):
+        lines = []
+        for op in self.ops:
+            kind = op[0]
+            if kind == "comment":
+                lines.append(f"# {op[1]}")
+            elif kind == "blank":
+                if lines and lines[-1]:
+                    lines.append("")
+            elif kind == "constraint":
+                _, label, lhs, rel, rhs, strength, note = op
+                tight = self.tight and self.rng.random() < 0.5
+                text = f"{render_expr(lhs, tight)} {rel} {render_expr(rhs, tight)}"
+                if label:
+                    text = f"{label}: {text}"
+                if strength == "@required":
+                    text += " @required"
+                elif strength != "required":
+                    text += f" @{strength if isinstance(strength, str) else fmt_num(strength)}"
+                if note:
+                    text += f"  # {note}"
+                lines.append(text)
+            elif kind == "edit":
+                s = op[2]
+                lines.append(f"edit {op[1]} @{s if isinstance(s, str) else fmt_num(s)}")
+            elif kind == "suggest":
+                lines.append(f"suggest {op[1]} {fmt_num(op[2])}")
+            elif kind == "remove":
+                lines.append(f"remove {op[1]}")
+            else:
+                lines.append("print")
+        return "\n".join(lines) + "\n"
+
+
+def script_size(rng):
+    """How many variables a script aims at: mostly 3-30, a few up to ~80."""
+    r = rng.random()
+    if r < 0.5:
+        return rng.randint(3, 10)
+    if r < 0.82:
+        return rng.randint(10, 20)
+    if r < 0.97:
+        return rng.randint(20, 32)
+    return rng.randint(32, 80)
+
+
+def random_script(rng, header, target):
+    axes = ("x", "y") if target >= 12 and rng.random() < 0.3 else ("x",)
+    if rng.random() < 0.3:
+        axes = axes[::-1]
+    gen = ScriptGenerator(rng, target, header)
+    roots = gen.layout(axes)
+    gen.timeline(roots)
+    return gen.render()
+
+
+# A script's .cass plus .expected larger than this is skipped, to keep the fixtures small.
+MAX_FIXTURE_BYTES = 12000
+
+
+def generate_scripts(count, seed, label="script", stats=None):
+    """Yields (index, text, expected_output) for `count` accepted scripts, deterministically."""
+    stats = stats if stats is not None else {}
+    for index in range(1, count + 1):
+        # The size is drawn once per index: bigger scripts are rejected more often, and
+        # retrying at the same size keeps the accepted set as large as designed.
+        target = script_size(random.Random(f"kiwi-crosscheck/{seed}/{index}/size"))
+        for attempt in range(5000):
+            rng = random.Random(f"kiwi-crosscheck/{seed}/{index}/{attempt}")
+            text = random_script(rng, f"{label} {index}, seed {seed}", target)
+            program = parse_script(text)
+            try:
+                blocks = run_kiwi(program)
+            except ScriptError:
+                stats["kiwi refused"] = stats.get("kiwi refused", 0) + 1
+                continue
+            expected = format_blocks(blocks)
+            if len(text) + len(expected) > MAX_FIXTURE_BYTES:
+                stats["too large"] = stats.get("too large", 0) + 1
+                continue
+            if not has_unique_optimum(program, blocks, rng):
+                stats["optimum not unique"] = stats.get("optimum not unique", 0) + 1
+                continue
+            yield index, text, expected
+            break
+        else:
+            raise RuntimeError(f"no acceptable script for index {index}")
+
+
+# --------------------------------------------------------------------------------------------
+# Comparing the binary's output
+
+def _close(x, y):
+    return abs(x - y) <= CHECK_TOL * max(1.0, abs(x), abs(y))
+
+
+def compare_outputs(expected, actual):
+    """Returns a list of human-readable difference lines (empty when the outputs agree)."""
+    if len(expected) != len(actual):
+        return [f"expected {len(expected)} print block(s), got {len(actual)}"]
+    diffs = []
+    for number, (exp, act) in enumerate(zip(expected, actual), start=1):
+        exp_names, act_names = [n for n, _ in exp], [n for n, _ in act]
+        if exp_names != act_names:
+            diffs.append(f"block {number}: variable names or order differ")
+            diffs.append(f"  expected: {' '.join(exp_names)}")
+            diffs.append(f"  actual:   {' '.join(act_names)}")
+            continue
+        bad = [(n, x, y) for (n, x), (_, y) in zip(exp, act) if not _close(x, y)]
+        if bad:
+            width = max(len(n) for n, _, _ in bad)
+            diffs.append(f"block {number}: {len(bad)} of {len(exp)} value(s) differ")
+            diffs.append(f"  {'name':<{width}}  {'expected':>22}  {'actual':>22}")
+            for n, x, y in bad:
+                diffs.append(f"  {n:<{width}}  {fmt_num(x):>22}  {fmt_num(y):>22}")
+    return diffs
+
+
+def check_dir(binary, directory, quiet=False):
+    """Runs the binary on every NNN.cass under directory; returns the number of failures."""
+    names = sorted(f for f in os.listdir(directory) if f.endswith(".cass"))
+    if not names:
+        print(f"crosscheck: no .cass files in {directory}", file=sys.stderr)
+        return 1
+    failures = 0
+    for name in names:
+        path = os.path.join(directory, name)
+        with open(path[: -len(".cass")] + ".expected", encoding="utf-8") as f:
+            expected = parse_blocks(f.read())
+        problem = []
+        try:
+            proc = subprocess.run([binary, "solve", path], capture_output=True, text=True,
+                                  timeout=120)
+        except subprocess.TimeoutExpired:
+            problem = ["timed out after 120 s"]
+        else:
+            if proc.returncode != 0:
+                problem = [f"exit status {proc.returncode}"]
+                problem += [f"  stderr: {line}" for line in proc.stderr.splitlines()[:10]]
+            else:
+                try:
+                    problem = compare_outputs(expected, parse_blocks(proc.stdout))
+                except ValueError as exc:
+                    problem = [str(exc)]
+        if problem:
+            failures += 1
+            print(f"FAIL {path}")
+            for line in problem[:40]:
+                print(f"  {line}")
+            if len(problem) > 40:
+                print(f"  ... {len(problem) - 40} more line(s)")
+        elif not quiet:
+            pass
+    print(f"crosscheck: {len(names) - failures} passed, {failures} failed")
+    return failures
+
+
+# --------------------------------------------------------------------------------------------
+# Commands
+
+def _write_scripts(count, seed, out, label):
+    stats = {}
+    width = max(3, len(str(count)))
+    for index, text, expected in generate_scripts(count, seed, label, stats):
+        stem = os.path.join(out, f"{index:0{width}d}")
+        with open(stem + ".cass", "w", encoding="utf-8") as f:
+            f.write(text)
+        with open(stem + ".expected", "w", encoding="utf-8") as f:
+            f.write(expected)
+        if index % 50 == 0:
+            print(f"  {index}/{count}", file=sys.stderr)
+    rejected = ", ".join(f"{v} {k}" for k, v in sorted(stats.items())) or "none"
+    print(f"wrote {count} scripts to {out} (rejected: {rejected})", file=sys.stderr)
+
+
+def cmd_generate(args):
+    os.makedirs(args.out, exist_ok=True)
+    # Start clean so that a smaller --count leaves no stale fixtures behind (README.md stays).
+    for name in os.listdir(args.out):
+        if name.endswith((".cass", ".expected")):
+            os.remove(os.path.join(args.out, name))
+    _write_scripts(args.count, args.seed, args.out, "kiwi cross-check fixture")
+    total = sum(os.path.getsize(os.path.join(args.out, n)) for n in os.listdir(args.out))
+    print(f"fixture directory: {total / 1024:.1f} KiB", file=sys.stderr)
+    return 0
+
+
+def cmd_check(args):
+    if not (os.path.isfile(args.binary) and os.access(args.binary, os.X_OK)):
+        print(f"crosscheck: no executable at {args.binary}", file=sys.stderr)
+        return 2
+    return 1 if check_dir(args.binary, args.dir) else 0
+
+
+def cmd_fresh(args):
+    if not (os.path.isfile(args.binary) and os.access(args.binary, os.X_OK)):
+        print(f"crosscheck: no executable at {args.binary}", file=sys.stderr)
+        return 2
+    directory = tempfile.mkdtemp(prefix="kiwi-fresh-")
+    _write_scripts(args.count, args.seed, directory, "fresh kiwi cross-check script")
+    failures = check_dir(args.binary, directory)
+    if failures or args.keep:
+        print(f"scripts kept in {directory}", file=sys.stderr)
+    else:
+        shutil.rmtree(directory)
+    return 1 if failures else 0
+
+
+def cmd_solve(args):
+    with open(args.file, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        program = parse_script(text)
+        blocks = run_kiwi(program)
+    except ScriptError as exc:
+        print(f"{args.file}: {exc}", file=sys.stderr)
+        return 1
+    sys.stdout.write(format_blocks(blocks))
+    if args.unique and not has_unique_optimum(program, blocks, random.Random(0)):
+        print(f"{args.file}: warning: the optimum is not unique", file=sys.stderr)
+        return 3
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("generate", help="write fixtures solved by kiwi")
+    p.add_argument("--count", type=int, default=300)
+    p.add_argument("--seed", default="1")
+    p.add_argument("--out", default=DEFAULT_FIXTURES)
+    p.set_defaults(run=cmd_generate)
+    p = sub.add_parser("check", help="compare `BINARY solve` with the fixtures")
+    p.add_argument("--binary", required=True)
+    p.add_argument("--dir", default=DEFAULT_FIXTURES)
+    p.set_defaults(run=cmd_check)
+    p = sub.add_parser("fresh", help="generate new scripts in a temp dir and check them")
+    p.add_argument("--count", type=int, default=200)
+    p.add_argument("--seed", default="fresh")
+    p.add_argument("--binary", required=True)
+    p.add_argument("--keep", action="store_true", help="keep the temp dir even on success")
+    p.set_defaults(run=cmd_fresh)
+    p = sub.add_parser("solve", help="print kiwi's output for one script")
+    p.add_argument("file")
+    p.add_argument("--unique", action="store_true", help="also test that the optimum is unique")
+    p.set_defaults(run=cmd_solve)
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+/// The relation of a constraint's expression to zero.
+public enum Relation: String, Hashable, Sendable {
+  case lessOrEqual = "<="
+  case equal = "=="
+  case greaterOrEqual = ">="
+}
+
+/// An immutable linear constraint `expression relation 0` with a strength.
+///
+/// A constraint has identity, like kiwi's: the solver tracks the instance, so adding the same
+/// instance twice is a ``SolverError/duplicateConstraint(_:)`` while an equal-looking second
+/// instance is a separate constraint. Its constant and strength can later be changed inside a
+/// solver (``Solver/setConstant(_:of:)``, ``Solver/setStrength(_:of:)``); the values here
+/// are the ones it was created with.
+public final class Constraint: Hashable, Sendable, CustomStringConvertible {
+  public let expression: Expression
+  public let relation: Relation
+  public let strength: Strength
+
+  /// `expression relation 0` at `strength`. Repeated variables are combined.
+  public init(_ expression: Expression, _ relation: Relation, strength: Strength = .required) {
+    self.expression = expression.reduced()
+    self.relation = relation
+    self.strength = strength
+  }
+
+  /// `lhs relation rhs`, stored as `lhs - rhs relation 0`.
+  public convenience init(
+    _ lhs: Expression, _ relation: Relation, _ rhs: Expression, strength: Strength = .required
+  ) {
+    self.init(lhs + rhs.scaled(by: -1), relation, strength: strength)
+  }
+
+  /// The same constraint at another strength (a new instance).
+  public func withStrength(_ strength: Strength) -> Constraint {
+    Constraint(expression, relation, strength: strength)
+  }
+
+  public static func == (lhs: Constraint, rhs: Constraint) -> Bool { lhs === rhs }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+  public var description: String {
+    var text = ""
+    for term in expression.terms {
+      let sign = term.coefficient < 0 ? "-" : "+"
+      let magnitude = abs(term.coefficient)
+      let factor = magnitude == 1 ? "" : "\(magnitude) * "
+      text += text.isEmpty ? (sign == "-" ? "-" : "") : " \(sign) "
+      text += "\(factor)v\(term.variable.index)"
+    }
+    if expression.constant != 0 || text.isEmpty {
+      let sign = expression.constant < 0 ? "-" : "+"
+      text += text.isEmpty ? "\(expression.constant)" : " \(sign) \(abs(expression.constant))"
+    }
+    return "\(text) \(relation.rawValue) 0 @\(strength)"
+  }
+}
+
+/// `constraint | strength`: the same constraint at another strength, as kiwisolver spells it.
+public func | (constraint: Constraint, strength: Strength) -> Constraint {
+  constraint.withStrength(strength)
+}

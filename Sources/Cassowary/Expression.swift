@@ -1,0 +1,45 @@
+/// A linear expression `c0 + a1*x1 + a2*x2 + ...`.
+///
+/// Terms are kept as written (a variable may appear more than once); the solver combines
+/// them when it turns a constraint into a tableau row.
+public struct Expression: Hashable, Sendable {
+  public var terms: [Term]
+  public var constant: Double
+
+  public init(_ terms: [Term] = [], constant: Double = 0) {
+    self.terms = terms
+    self.constant = constant
+  }
+
+  public init(_ variable: Variable) {
+    self.init([Term(variable)])
+  }
+
+  public init(constant: Double) {
+    self.init([], constant: constant)
+  }
+
+  /// Whether every coefficient and the constant are finite numbers.
+  public var isFinite: Bool {
+    constant.isFinite && terms.allSatisfy { $0.coefficient.isFinite }
+  }
+
+  /// Sums the coefficients of repeated variables and drops zero terms, keeping first-use order.
+  public func reduced() -> Expression {
+    var order: [Variable] = []
+    var sums: [Variable: Double] = [:]
+    for term in terms {
+      if sums[term.variable] == nil { order.append(term.variable) }
+      sums[term.variable, default: 0] += term.coefficient
+    }
+    let kept = order.compactMap { v -> Term? in
+      let c = sums[v]!
+      return c == 0 ? nil : Term(v, c)
+    }
+    return Expression(kept, constant: constant)
+  }
+
+  func scaled(by k: Double) -> Expression {
+    Expression(terms.map { Term($0.variable, $0.coefficient * k) }, constant: constant * k)
+  }
+}

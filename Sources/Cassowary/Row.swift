@@ -1,0 +1,88 @@
+/// One tableau row: `basic = constant + Σ coefficient·symbol`, or, before it is solved for a
+/// basic symbol, the expression `constant + Σ coefficient·symbol` that must equal zero.
+///
+/// Cells are parallel arrays sorted by symbol, so lookups are binary searches and adding one
+/// row to another is a linear merge (see `Row+UnsafeHandle.swift`). No dictionaries and no
+/// class references: a row is two buffers and a number.
+struct Row {
+  var symbols: ContiguousArray<Symbol> = []
+  var coefficients: ContiguousArray<Double> = []
+  var constant: Double
+
+  init(constant: Double = 0) { self.constant = constant }
+
+  var isConstant: Bool { symbols.isEmpty }
+  var count: Int { symbols.count }
+
+  /// Position of `symbol`, or the position where it would be inserted.
+  @inline(__always)
+  func search(_ symbol: Symbol) -> (found: Bool, index: Int) {
+    var low = 0
+    var high = symbols.count
+    while low < high {
+      let mid = (low &+ high) >> 1
+      let s = symbols[mid]
+      if s == symbol { return (true, mid) }
+      if s < symbol { low = mid &+ 1 } else { high = mid }
+    }
+    return (false, low)
+  }
+
+  func coefficient(for symbol: Symbol) -> Double {
+    let (found, i) = search(symbol)
+    return found ? coefficients[i] : 0
+  }
+
+  func contains(_ symbol: Symbol) -> Bool { search(symbol).found }
+
+  /// What a single-cell update did to the row's set of symbols.
+  enum CellChange { case added, removed, updated, unchanged }
+
+  /// Adds `coefficient·symbol`, dropping the cell when the sum is near zero.
+  @discardableResult
+  mutating func insert(_ symbol: Symbol, _ coefficient: Double) -> CellChange {
+    let (found, i) = search(symbol)
+    if found {
+      let sum = coefficients[i] + coefficient
+      if nearZero(sum) {
+        symbols.remove(at: i)
+        coefficients.remove(at: i)
+        return .removed
+      }
+      coefficients[i] = sum
+      return .updated
+    }
+    if nearZero(coefficient) { return .unchanged }
+    symbols.insert(symbol, at: i)
+    coefficients.insert(coefficient, at: i)
+    return .added
+  }
+
+  /// Removes the cell for `symbol`, returning its coefficient (0 when absent).
+  @discardableResult
+  mutating func remove(_ symbol: Symbol) -> Double {
+    let (found, i) = search(symbol)
+    guard found else { return 0 }
+    symbols.remove(at: i)
+    return coefficients.remove(at: i)
+  }
+
+  mutating func reverseSign() {
+    constant = -constant
+    scaleCoefficients(by: -1)
+  }
+
+  /// Turns `0 = constant + a·symbol + rest` into `symbol = -constant/a - rest/a`.
+  mutating func solve(for symbol: Symbol) {
+    let a = remove(symbol)
+    let k = -1.0 / a
+    constant *= k
+    scaleCoefficients(by: k)
+  }
+
+  /// Turns `lhs = constant + b·rhs + rest` into `rhs = (lhs - constant - rest) / b`.
+  mutating func solve(for rhs: Symbol, replacing lhs: Symbol) {
+    insert(lhs, -1)
+    solve(for: rhs)
+  }
+}

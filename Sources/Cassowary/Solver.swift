@@ -1,0 +1,205 @@
+/// An incremental Cassowary constraint solver.
+///
+/// The algorithm is the one of Badros, Borning & Stuckey, "The Cassowary Linear Arithmetic
+/// Constraint Solving Algorithm" (ACM TOCHI 8(4), 2001), with kiwi's refinements: required
+/// constraints are hard, weaker ones are error terms weighted by strength in a single
+/// objective, and edit variables are re-solved by the dual simplex after each suggestion.
+///
+/// Beyond kiwi the solver changes a constraint's constant or strength in place, takes several
+/// suggestions at once, and counts its work (``counters``).
+///
+/// Every throwing method leaves the solver as it was when it throws. Values are read with
+/// ``value(of:)`` after ``updateVariables()``.
+public final class Solver {
+  var tableau = Tableau()
+
+  // MARK: - Variables, indexed by `Variable.index`
+  var variableNames: [String] = []
+  var variableSymbols: [Symbol] = []
+  var variableValues: ContiguousArray<Double> = []
+  var editIndex: [Int32] = []
+
+  // MARK: - Constraints and edits
+  var constraintIndex: [ObjectIdentifier: Int32] = [:]
+  var records: [ConstraintRecord] = []
+  var freeRecords: [Int32] = []
+  var edits: [EditRecord] = []
+
+  public init() {}
+
+  // MARK: - Variables
+
+  /// Creates a variable of this solver. Its value is 0 until it takes part in a solution.
+  public func makeVariable(_ name: String = "") -> Variable {
+    let v = Variable(index: Int32(variableNames.count))
+    variableNames.append(name)
+    variableSymbols.append(tableau.newSymbol(.external))
+    variableValues.append(0)
+    editIndex.append(-1)
+    return v
+  }
+
+  public var variableCount: Int { variableNames.count }
+
+  public func name(of variable: Variable) -> String { variableNames[Int(variable.index)] }
+
+  /// The value computed by the last ``updateVariables()``.
+  public func value(of variable: Variable) -> Double { variableValues[Int(variable.index)] }
+
+  /// Copies the current solution into the variables' values.
+  public func updateVariables() {
+    tableau.rows.withUnsafeBufferPointer { rows in
+      for i in variableSymbols.indices {
+        let slot = tableau.basicSlot[variableSymbols[i].index]
+        variableValues[i] = slot >= 0 ? rows[Int(slot)].constant : 0
+      }
+    }
+  }
+
+  /// Work done since the solver was created.
+  public var counters: SolverCounters { tableau.counters }
+
+  // MARK: - Constraints
+
+  /// Adds a constraint.
+  /// - Throws: ``SolverError/duplicateConstraint(_:)``, ``SolverError/nonFiniteConstraint(_:)``,
+  ///   ``SolverError/unknownVariable(_:)``, ``SolverError/unsatisfiableConstraint(_:)``.
+  public func addConstraint(_ constraint: Constraint) throws(SolverError) {
+    guard constraintIndex[ObjectIdentifier(constraint)] == nil else {
+      throw .duplicateConstraint(constraint)
+    }
+    try insert(
+      constraint, constant: constraint.expression.constant, strength: constraint.strength)
+    checkInvariants()
+  }
+
+  /// Removes a constraint.
+  /// - Throws: ``SolverError/unknownConstraint(_:)``.
+  public func removeConstraint(_ constraint: Constraint) throws(SolverError) {
+    guard let index = constraintIndex[ObjectIdentifier(constraint)] else {
+      throw .unknownConstraint(constraint)
+    }
+    erase(record: index)
+    checkInvariants()
+  }
+
+  public func hasConstraint(_ constraint: Constraint) -> Bool {
+    constraintIndex[ObjectIdentifier(constraint)] != nil
+  }
+
+  /// Number of constraints added by the user (edit variables not included).
+  public var constraintCount: Int { constraintIndex.count - edits.count }
+
+  /// The current constant of a constraint's expression (`expression relation 0`).
+  public func constant(of constraint: Constraint) -> Double? {
+    constraintIndex[ObjectIdentifier(constraint)].map { records[Int($0)].constant }
+  }
+
+  /// The current strength of a constraint.
+  public func strength(of constraint: Constraint) -> Strength? {
+    constraintIndex[ObjectIdentifier(constraint)].map { records[Int($0)].strength }
+  }
+
+  /// Changes the constant of a constraint's expression (`expression relation 0`) in place:
+  /// the tableau rows are shifted and re-optimised by the dual simplex, with no removal and
+  /// no re-insertion. This is Auto Layout's fast path for `constant` changes.
+  /// - Throws: ``SolverError/unknownConstraint(_:)``, ``SolverError/nonFiniteValue(_:)``, and
+  ///   ``SolverError/unsatisfiableConstraint(_:)`` when a required constraint can no longer
+  ///   hold (the old constant is then restored).
+  public func setConstant(_ constant: Double, of constraint: Constraint) throws(SolverError) {
+    guard let index = constraintIndex[ObjectIdentifier(constraint)] else {
+      throw .unknownConstraint(constraint)
+    }
+    guard constant.isFinite else { throw .nonFiniteValue(constant) }
+    try changeConstant(record: Int(index), to: constant)
+    checkInvariants()
+  }
+
+  /// Changes a constraint's strength in place. Between non-required strengths this only
+  /// reweighs the objective; to or from required the constraint is re-inserted.
+  /// - Throws: ``SolverError/unknownConstraint(_:)``, and
+  ///   ``SolverError/unsatisfiableConstraint(_:)`` when it cannot become required (the old
+  ///   strength is then kept).
+  public func setStrength(_ strength: Strength, of constraint: Constraint) throws(SolverError) {
+    guard let index = constraintIndex[ObjectIdentifier(constraint)] else {
+      throw .unknownConstraint(constraint)
+    }
+    try changeStrength(record: Int(index), to: strength)
+    checkInvariants()
+  }
+
+  // MARK: - Edit variables
+
+  /// Makes `variable` an edit variable whose value is then set with ``suggestValue(_:_:)``.
+  /// - Throws: ``SolverError/duplicateEditVariable(_:)``,
+  ///   ``SolverError/requiredEditStrength(_:)``, ``SolverError/unknownVariable(_:)``.
+  public func addEditVariable(_ variable: Variable, strength: Strength) throws(SolverError) {
+    guard isKnown(variable) else { throw .unknownVariable(variable) }
+    guard editIndex[Int(variable.index)] < 0 else { throw .duplicateEditVariable(variable) }
+    guard !strength.isRequired else { throw .requiredEditStrength(variable) }
+    let constraint = Constraint(Expression(variable), .equal, strength: strength)
+    let record = try insert(constraint, constant: 0, strength: strength)
+    editIndex[Int(variable.index)] = Int32(edits.count)
+    edits.append(EditRecord(variable: variable, constraint: constraint, record: record, value: 0))
+    checkInvariants()
+  }
+
+  /// - Throws: ``SolverError/unknownEditVariable(_:)``.
+  public func removeEditVariable(_ variable: Variable) throws(SolverError) {
+    guard isKnown(variable), editIndex[Int(variable.index)] >= 0 else {
+      throw .unknownEditVariable(variable)
+    }
+    removeEdit(at: Int(editIndex[Int(variable.index)]))
+    checkInvariants()
+  }
+
+  public func hasEditVariable(_ variable: Variable) -> Bool {
+    isKnown(variable) && editIndex[Int(variable.index)] >= 0
+  }
+
+  /// Suggests a value for an edit variable and re-solves with the dual simplex.
+  /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``.
+  public func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
+    try suggestValues(CollectionOfOne((variable, value)))
+  }
+
+  /// Suggests values for several edit variables, then re-solves once. All suggestions are
+  /// checked before any is applied.
+  /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``.
+  public func suggestValues<S: Collection>(_ suggestions: S) throws(SolverError)
+  where S.Element == (Variable, Double) {
+    for (variable, value) in suggestions {
+      guard isKnown(variable), editIndex[Int(variable.index)] >= 0 else {
+        throw .unknownEditVariable(variable)
+      }
+      guard value.isFinite else { throw .nonFiniteValue(value) }
+    }
+    for (variable, value) in suggestions {
+      applySuggestion(edit: Int(editIndex[Int(variable.index)]), value: value)
+    }
+    let feasible = tableau.dualOptimize()
+    // Edit constraints are never required, so their errors can always absorb a suggestion.
+    precondition(feasible, "Cassowary: dual optimisation failed after a suggestion")
+    checkInvariants()
+  }
+
+  // MARK: - Reset
+
+  /// Removes every constraint and edit variable. Variables stay valid, with value 0.
+  public func reset() {
+    tableau = Tableau()
+    for i in variableSymbols.indices {
+      variableSymbols[i] = tableau.newSymbol(.external)
+      variableValues[i] = 0
+      editIndex[i] = -1
+    }
+    constraintIndex = [:]
+    records = []
+    freeRecords = []
+    edits = []
+  }
+
+  func isKnown(_ variable: Variable) -> Bool {
+    variable.index >= 0 && Int(variable.index) < variableNames.count
+  }
+}

@@ -1,0 +1,23 @@
+/// Deterministic work counters of a ``Solver``, cumulative since it was created.
+///
+/// They depend only on the sequence of operations, never on timing, which makes them the
+/// most reliable regression signal a benchmark has. Subtract two readings to get the work of
+/// the operations in between.
+public struct SolverCounters: Hashable, Sendable {
+  /// Basis exchanges, primal, dual and phase-one alike.
+  public var pivots: Int = 0
+  /// Row updates: merges of one row into another, and constant shifts of a row.
+  public var rowsTouched: Int = 0
+  /// Eliminations of a newly basic symbol from the tableau.
+  public var substitutions: Int = 0
+
+  public init() {}
+
+  public static func - (lhs: SolverCounters, rhs: SolverCounters) -> SolverCounters {
+    var d = SolverCounters()
+    d.pivots = lhs.pivots - rhs.pivots
+    d.rowsTouched = lhs.rowsTouched - rhs.rowsTouched
+    d.substitutions = lhs.substitutions - rhs.substitutions
+    return d
+  }
+}

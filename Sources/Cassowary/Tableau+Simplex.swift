@@ -1,0 +1,194 @@
+// The simplex proper: primal optimisation after adding or removing constraints, dual
+// optimisation after suggestions and constant changes, and phase one for required
+// constraints that have no natural subject.
+
+extension Tableau {
+  // MARK: - Primal simplex
+
+  /// Minimises the objective (or the phase-one objective) by primal pivots.
+  mutating func optimize(artificialPhase: Bool = false) {
+    while true {
+      let entering = enteringSymbol(artificialPhase ? artificial! : objective)
+      guard entering.isValid else { return }
+      let leaving = leavingSymbol(for: entering)
+      // The objective is a sum of non-negative errors with positive weights, so it is
+      // bounded below and a leaving row always exists.
+      precondition(leaving.isValid, "Cassowary: the objective is unbounded")
+      pivot(entering: entering, leaving: leaving)
+    }
+  }
+
+  /// The first non-dummy symbol with a negative objective coefficient. Taking the lowest
+  /// symbol is Bland's rule, which rules out cycling on degenerate pivots.
+  func enteringSymbol(_ objective: Row) -> Symbol {
+    for i in objective.symbols.indices {
+      let s = objective.symbols[i]
+      if objective.coefficients[i] < 0 && !s.isDummy { return s }
+    }
+    return .invalid
+  }
+
+  /// The restricted row that limits how far `entering` can increase (minimum ratio test);
+  /// ties go to the lowest basic symbol, the other half of Bland's rule.
+  mutating func leavingSymbol(for entering: Symbol) -> Symbol {
+    var best = Double.infinity
+    var leaving = Symbol.invalid
+    for slot in slots(holding: entering) {
+      let basic = rowBasic[Int(slot)]
+      if basic.isExternal { continue }
+      let row = rows[Int(slot)]
+      let c = row.coefficient(for: entering)
+      guard c < 0 else { continue }
+      let ratio = -row.constant / c
+      if ratio < best || (ratio == best && basic < leaving) {
+        best = ratio
+        leaving = basic
+      }
+    }
+    return leaving
+  }
+
+  // MARK: - Dual simplex
+
+  /// Restores feasibility of the rows queued in `infeasible` while keeping optimality.
+  /// Returns `false` when some row cannot be made feasible (the required constraints
+  /// conflict); the tableau is then consistent but infeasible and the caller rolls back.
+  mutating func dualOptimize() -> Bool {
+    while let leaving = infeasible.popLast() {
+      let slot = basicSlot[leaving.index]
+      guard slot >= 0 else { continue }
+      let row = rows[Int(slot)]
+      guard row.constant < 0 && !nearZero(row.constant) else { continue }
+      let entering = dualEnteringSymbol(row)
+      guard entering.isValid else {
+        infeasible.removeAll()
+        return false
+      }
+      pivot(entering: entering, leaving: leaving)
+    }
+    return true
+  }
+
+  /// The symbol whose entry keeps the objective optimal: the smallest ratio of objective
+  /// coefficient to row coefficient among positive, non-dummy cells.
+  func dualEnteringSymbol(_ row: Row) -> Symbol {
+    var best = Double.infinity
+    var entering = Symbol.invalid
+    for i in row.symbols.indices {
+      let s = row.symbols[i]
+      let c = row.coefficients[i]
+      guard c > 0 && !s.isDummy else { continue }
+      let ratio = objective.coefficient(for: s) / c
+      if ratio < best {
+        best = ratio
+        entering = s
+      }
+    }
+    return entering
+  }
+
+  // MARK: - Removing a parametric marker
+
+  /// The row to pivot on to make `marker` basic before its constraint is removed: the most
+  /// restrictive restricted row where it has a negative coefficient, else the most
+  /// restrictive with a positive one, else a row of an unrestricted variable.
+  mutating func markerLeavingSymbol(_ marker: Symbol) -> Symbol {
+    var negativeRatio = Double.infinity
+    var positiveRatio = Double.infinity
+    var first = Symbol.invalid
+    var second = Symbol.invalid
+    var third = Symbol.invalid
+    for slot in slots(holding: marker) {
+      let basic = rowBasic[Int(slot)]
+      let row = rows[Int(slot)]
+      let c = row.coefficient(for: marker)
+      if basic.isExternal {
+        if !third.isValid || third < basic { third = basic }
+      } else if c < 0 {
+        let ratio = -row.constant / c
+        if ratio < negativeRatio || (ratio == negativeRatio && basic < first) {
+          negativeRatio = ratio
+          first = basic
+        }
+      } else {
+        let ratio = row.constant / c
+        if ratio < positiveRatio || (ratio == positiveRatio && basic < second) {
+          positiveRatio = ratio
+          second = basic
+        }
+      }
+    }
+    return first.isValid ? first : (second.isValid ? second : third)
+  }
+
+  // MARK: - Phase one
+
+  /// Adds `row` (an expression that must equal zero, with no eligible subject) through an
+  /// artificial variable, minimised to zero by phase-one pivots. Returns `false` when it
+  /// cannot reach zero: the constraint conflicts with the required ones. On `false` the
+  /// tableau is left half-way; the caller restores its copy.
+  mutating func addWithArtificialVariable(_ row: Row) -> Bool {
+    let art = newSymbol(.slack)
+    addRow(row, basic: art)
+    artificial = row
+    optimize(artificialPhase: true)
+    let success = nearZero(artificial!.constant)
+    artificial = nil
+
+    if isBasic(art) {
+      var artRow = removeRow(of: art)
+      if artRow.isConstant {
+        releaseSymbol(art)
+        return success
+      }
+      guard let entering = artRow.symbols.first(where: { $0.isPivotable }) else {
+        return false
+      }
+      artRow.solve(for: entering, replacing: art)
+      addRow(artRow, basic: entering)
+      substitute(entering, with: artRow)
+    }
+    guard success else { return false }
+
+    // The artificial variable is zero now; drop its column everywhere.
+    for slot in slots(holding: art) {
+      rows[Int(slot)].remove(art)
+      noteRemoved(art)
+    }
+    objective.remove(art)
+    releaseSymbol(art)
+    return true
+  }
+
+  // MARK: - Constant changes
+
+  /// Applies a change of a constraint's constant, expressed as `marker := marker + delta`,
+  /// to the rows. Returns `false` when a basic dummy (a redundant required equality) would
+  /// stop being zero: that constraint would no longer hold.
+  mutating func shiftMarker(_ marker: Symbol, by delta: Double) -> Bool {
+    if delta == 0 { return true }
+    let markerSlot = basicSlot[marker.index]
+    if markerSlot >= 0 {
+      let slot = Int(markerSlot)
+      rows[slot].constant -= delta
+      counters.rowsTouched &+= 1
+      if marker.isDummy { return nearZero(rows[slot].constant) }
+      if rows[slot].constant < 0 { infeasible.append(marker) }
+      return true
+    }
+    var consistent = true
+    for slot32 in slots(holding: marker) {
+      let slot = Int(slot32)
+      let c = rows[slot].coefficient(for: marker)
+      rows[slot].constant += c * delta
+      counters.rowsTouched &+= 1
+      let basic = rowBasic[slot]
+      if basic.isDummy {
+        if !nearZero(rows[slot].constant) { consistent = false }
+      } else if !basic.isExternal && rows[slot].constant < 0 {
+        infeasible.append(basic)
+      }
+    }
+    return consistent
+  }
+}

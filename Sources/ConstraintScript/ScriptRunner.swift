@@ -1,0 +1,111 @@
+import Cassowary
+
+/// Runs a ``Script`` on a fresh ``Solver``, producing one block of values per `print`.
+public struct ScriptRunner {
+  /// One `print`: every variable seen so far with its value, in order of first mention.
+  public typealias Block = [(name: String, value: Double)]
+
+  public let solver = Solver()
+  var variables: [String: Variable] = [:]
+  var order: [Variable] = []
+  var labels: [String: Constraint] = [:]
+  var file: String
+
+  public init(file: String) { self.file = file }
+
+  /// Runs every statement, handing each printed block to `emit` as soon as it is ready. A
+  /// script without `print` emits the final state once.
+  /// - Throws: ``ScriptError`` for the first statement that fails; blocks emitted before it
+  ///   stay emitted, nothing is emitted for it.
+  public mutating func run(_ script: Script, emit: (Block) -> Void) throws(ScriptError) {
+    var printed = false
+    for statement in script.statements {
+      do {
+        try execute(statement, emit: emit)
+      } catch {
+        throw ScriptError(file: file, line: statement.line, reason: error.reason)
+      }
+      if case .print = statement.kind { printed = true }
+    }
+    if !printed { emit(block()) }
+  }
+
+  /// Runs a whole script and returns its blocks.
+  public static func run(_ script: Script, file: String) throws(ScriptError) -> [Block] {
+    var runner = ScriptRunner(file: file)
+    var blocks: [Block] = []
+    try runner.run(script) { blocks.append($0) }
+    return blocks
+  }
+
+  mutating func execute(_ statement: Statement, emit: (Block) -> Void) throws(LineError) {
+    for name in statement.mentioned { _ = variable(name) }
+    switch statement.kind {
+    case .constraint(let label, let form, let relation, let strength):
+      if let label, labels[label] != nil { throw LineError(reason: "duplicate label \(label)") }
+      var expression = Expression(constant: form.constant)
+      for (name, c) in zip(form.names, form.coefficients) where c != 0 {
+        expression.terms.append(Term(variable(name), c))
+      }
+      let constraint = Constraint(expression, relation, strength: strength)
+      try solve { () throws(SolverError) in try solver.addConstraint(constraint) }
+      if let label { labels[label] = constraint }
+    case .edit(let name, let strength):
+      try solve { () throws(SolverError) in
+        try solver.addEditVariable(variable(name), strength: strength)
+      }
+    case .suggest(let name, let value):
+      try solve { () throws(SolverError) in try solver.suggestValue(variable(name), value) }
+    case .remove(let label):
+      guard let constraint = labels.removeValue(forKey: label) else {
+        throw LineError(reason: "unknown label \(label)")
+      }
+      try solve { () throws(SolverError) in try solver.removeConstraint(constraint) }
+    case .print:
+      emit(block())
+    }
+  }
+
+  mutating func variable(_ name: String) -> Variable {
+    if let v = variables[name] { return v }
+    let v = solver.makeVariable(name)
+    variables[name] = v
+    order.append(v)
+    return v
+  }
+
+  func block() -> Block {
+    solver.updateVariables()
+    return order.map { (solver.name(of: $0), solver.value(of: $0)) }
+  }
+
+  /// Runs a solver call, phrasing its error for a script reader.
+  func solve(_ body: () throws(SolverError) -> Void) throws(LineError) {
+    do {
+      try body()
+    } catch {
+      let reason: String
+      switch error {
+      case .unsatisfiableConstraint: reason = "unsatisfiable required constraint"
+      case .duplicateConstraint: reason = "duplicate constraint"
+      case .unknownConstraint: reason = "unknown constraint"
+      case .duplicateEditVariable(let v): reason = "duplicate edit variable \(solver.name(of: v))"
+      case .unknownEditVariable(let v): reason = "\(solver.name(of: v)) is not an edit variable"
+      case .requiredEditStrength(let v):
+        reason = "edit variable \(solver.name(of: v)) cannot have required strength"
+      case .nonFiniteConstraint: reason = "non-finite coefficient or constant"
+      case .nonFiniteValue(let x): reason = "non-finite value \(x)"
+      case .unknownVariable: reason = "unknown variable"
+      }
+      throw LineError(reason: reason)
+    }
+  }
+}
+
+/// Formats a value the way `print` does: integers without a decimal point (and no `-0`),
+/// anything else in the shortest form that reads back to the same `Double`.
+public func formatValue(_ value: Double) -> String {
+  if value == 0 { return "0" }
+  if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+  return value.description
+}

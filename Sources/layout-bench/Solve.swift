@@ -1,0 +1,94 @@
+import ArgumentParser
+import ConstraintScript
+internal import Foundation
+
+/// `layout-bench solve FILE`: runs a constraint script and prints its `print` blocks.
+struct Solve: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Solve a constraint script and print the values of its variables.",
+    discussion: """
+      A script holds one statement per line: constraints (`[label:] expr op expr [@strength]` \
+      with op ==, <= or >=), `edit NAME @strength`, `suggest NAME VALUE`, `remove LABEL` and \
+      `print`. Each `print` writes `name = value` for every variable seen so far; blocks are \
+      separated by `---`. Errors are reported as FILE:LINE: reason, with exit status 1.
+      """
+  )
+
+  @Argument(help: "The script to solve, or - for standard input.")
+  var file: String
+
+  @Flag(help: "Print the blocks as JSON: {\"blocks\": [{\"name\": value, ...}, ...]}.")
+  var json = false
+
+  func run() throws {
+    let bytes = try readInput(file)
+    let script: Script
+    do {
+      script = try Script(parsing: bytes, file: file)
+    } catch {
+      fail(error.description)
+    }
+    var runner = ScriptRunner(file: file)
+    if json {
+      var blocks: [ScriptRunner.Block] = []
+      do {
+        try runner.run(script) { blocks.append($0) }
+      } catch {
+        fail(error.description)
+      }
+      print(jsonReport(blocks))
+    } else {
+      var first = true
+      do {
+        try runner.run(script) { block in
+          if !first { print("---") }
+          first = false
+          for (name, value) in block { print("\(name) = \(formatValue(value))") }
+        }
+      } catch {
+        fail(error.description)
+      }
+    }
+  }
+}
+
+/// Reads a file, or standard input for `-`, failing with a message that names the file.
+func readInput(_ path: String) throws -> [UInt8] {
+  if path == "-" {
+    return Array(FileHandle.standardInput.readDataToEndOfFile())
+  }
+  do {
+    return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+  } catch {
+    let reason = FileManager.default.fileExists(atPath: path) ? "cannot read file" : "no such file"
+    fail("\(path): \(reason)")
+  }
+}
+
+/// Prints `message` on standard error and exits with status 1 (bad input).
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("\(message)\n".utf8))
+  Foundation.exit(1)
+}
+
+func jsonReport(_ blocks: [ScriptRunner.Block]) -> String {
+  let rendered = blocks.map { block in
+    "{" + block.map { "\(jsonString($0.name)): \(formatValue($0.value))" }
+      .joined(separator: ", ") + "}"
+  }
+  return "{\"blocks\": [" + rendered.joined(separator: ", ") + "]}"
+}
+
+func jsonString(_ text: String) -> String {
+  var out = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case "\n": out += "\\n"
+    case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+    default: out.unicodeScalars.append(scalar)
+    }
+  }
+  return out + "\""
+}
