@@ -8,6 +8,7 @@ let package = Package(
   products: [
     .library(name: "Cassowary", targets: ["Cassowary"]),
     .library(name: "ConstraintScript", targets: ["ConstraintScript"]),
+    .library(name: "LayoutHarness", targets: ["LayoutHarness"]),
     .executable(name: "layout-bench", targets: ["layout-bench"]),
   ],
   dependencies: [
@@ -18,10 +19,12 @@ let package = Package(
     .target(name: "Cassowary"),
     // The line-oriented constraint script format read by `layout-bench solve`.
     .target(name: "ConstraintScript", dependencies: ["Cassowary"]),
+    // Workloads, measurement and reports. (The view model joins it with the harness issue.)
+    .target(name: "LayoutHarness", dependencies: ["Cassowary", "ConstraintScript"]),
     .executableTarget(
       name: "layout-bench",
       dependencies: [
-        "Cassowary", "ConstraintScript",
+        "Cassowary", "ConstraintScript", "LayoutHarness",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

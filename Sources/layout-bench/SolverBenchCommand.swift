@@ -1,0 +1,78 @@
+import ArgumentParser
+import LayoutHarness
+internal import Foundation
+
+extension SolverWorkload: ExpressibleByArgument {}
+
+/// `layout-bench solver-bench`: the kiwi comparison set (DESIGN.md section 9).
+struct SolverBenchCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "solver-bench",
+    abstract: "Time the solver on the kiwi comparison workloads.",
+    discussion: """
+      Builds the workload's system (buildNs: add every constraint, then updateVariables) and \
+      reports the median tick (tickNs: suggestValue + updateVariables, or a remove + re-add for \
+      churn) over at least 200 ticks or 1 s, with the solver's pivot counters.
+      """
+  )
+
+  @Option(help: "The workload: \(SolverWorkload.allCases.map(\.rawValue).joined(separator: ", ")).")
+  var workload: SolverWorkload
+
+  @Option(help: "The system size N (boxes, children or depth; ignored by enaml).")
+  var size: Int = 1000
+
+  @Option(help: "Minimum number of measured ticks (fewer if they take over 1 s in all).")
+  var ticks: Int = 200
+
+  @Option(help: "Write the result as JSON to this file (- for standard output).")
+  var json: String?
+
+  func validate() throws {
+    guard size >= workload.minimumSize else {
+      throw ValidationError(
+        "Please specify a --size of at least \(workload.minimumSize) for \(workload.rawValue).")
+    }
+    guard size <= 10_000_000 else { throw ValidationError("Please specify a --size up to 10000000.") }
+    guard ticks >= 1 else { throw ValidationError("Please specify --ticks of at least 1.") }
+  }
+
+  func run() throws {
+    let result = workload.measure(size: size, minimumTicks: ticks)
+    if let json {
+      try writeOutput(result.json + "\n", to: json)
+      if json == "-" { return }
+    }
+    let perTick = Double(result.tickCounters.pivots) / Double(result.ticks)
+    print(
+      """
+      \(workload == .enaml ? "enaml" : "\(workload.rawValue) N=\(size)")
+        buildNs  \(formatNanos(result.buildNs))  (\(result.buildCounters.pivots) pivots)
+        tickNs   \(formatNanos(result.tickNs))  median of \(result.ticks) ticks, \
+      \(String(format: "%.1f", perTick)) pivots/tick
+      """)
+  }
+}
+
+/// `1.23 ms`, `456 us`, `789 ns`, `2.5 s`.
+func formatNanos(_ ns: Double) -> String {
+  switch ns {
+  case 1e9...: String(format: "%.2f s", ns / 1e9)
+  case 1e6...: String(format: "%.2f ms", ns / 1e6)
+  case 1e3...: String(format: "%.1f us", ns / 1e3)
+  default: String(format: "%.0f ns", ns)
+  }
+}
+
+/// Writes `text` atomically (a temporary file renamed into place), or to stdout for `-`.
+func writeOutput(_ text: String, to path: String) throws {
+  if path == "-" {
+    print(text, terminator: "")
+    return
+  }
+  do {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+  } catch {
+    fail("\(path): cannot write: \(error.localizedDescription)")
+  }
+}
