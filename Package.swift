@@ -12,7 +12,11 @@ let package = Package(
     .executable(name: "layout-bench", targets: ["layout-bench"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    // `traits` keeps SwiftPM from fetching swift-runtime-interposer, which is not mirrored.
+    .package(
+      url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1",
+      traits: ["MallocInterposer"]),
   ],
   targets: [
     // The incremental simplex solver. Imports nothing, not even Foundation.
@@ -27,6 +31,15 @@ let package = Package(
         "Cassowary", "ConstraintScript", "LayoutHarness",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
+    ),
+    .executableTarget(
+      name: "SolverBenchmarks",
+      dependencies: [
+        "Cassowary", "LayoutHarness", .product(name: "Benchmark", package: "benchmark"),
+      ],
+      path: "Benchmarks/SolverBenchmarks",
+      swiftSettings: [.swiftLanguageMode(.v5)],
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
     .testTarget(name: "CassowaryTests", dependencies: ["Cassowary"]),
     .testTarget(

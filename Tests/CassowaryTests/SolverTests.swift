@@ -1,0 +1,359 @@
+import Cassowary
+import Testing
+
+/// `Solver`: variables, adding and removing constraints, how strengths resolve conflicts,
+/// `reset` and the counters. In-place changes (`setConstant`, `setStrength`) are in
+/// `SolverTests+InPlaceChanges.swift`, edit variables in `EditVariableTests.swift` and the
+/// refused operations in `SolverErrorTests.swift`. Every expected layout is worked out by hand
+/// in the comment above it.
+@Suite struct SolverTests {
+  // MARK: - Variables
+
+  @Test func variablesHaveNamesAndStartAtZero() {
+    let solver = Solver()
+    #expect(solver.variableCount == 0)
+    let x = solver.makeVariable("x")
+    let anonymous = solver.makeVariable()
+    #expect(solver.variableCount == 2)
+    #expect(solver.name(of: x) == "x")
+    #expect(solver.name(of: anonymous) == "")
+    #expect(x.index != anonymous.index)
+    solver.updateVariables()
+    expectValue(solver, x, 0)
+    expectValue(solver, anonymous, 0)
+  }
+
+  @Test func valuesChangeOnlyOnUpdateVariables() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    try solver.addConstraint(y == 1)
+    let c = x == 5
+    try solver.addConstraint(c)
+    expectValue(solver, x, 0)
+    solver.updateVariables()
+    expectValue(solver, x, 5)
+    try solver.setConstant(-6, of: c)
+    expectValue(solver, x, 5)
+    solver.updateVariables()
+    expectValue(solver, x, 6)
+  }
+
+  @Test func unconstrainedVariablesStayAtZero() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let free = solver.makeVariable("free")
+    try solver.addConstraint(x == 3)
+    solver.updateVariables()
+    expectValue(solver, free, 0)
+  }
+
+  // MARK: - Adding and removing constraints
+
+  @Test func addHasRemoveAndCount() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let c1 = x >= 1
+    let c2 = (x <= 10) | .weak
+    #expect(!solver.hasConstraint(c1))
+    #expect(solver.constraintCount == 0)
+    try solver.addConstraint(c1)
+    try solver.addConstraint(c2)
+    #expect(solver.hasConstraint(c1) && solver.hasConstraint(c2))
+    #expect(solver.constraintCount == 2)
+    try solver.removeConstraint(c1)
+    #expect(!solver.hasConstraint(c1))
+    #expect(solver.hasConstraint(c2))
+    #expect(solver.constraintCount == 1)
+    // A removed constraint can be added again.
+    try solver.addConstraint(c1)
+    #expect(solver.constraintCount == 2)
+  }
+
+  @Test func anEqualLookingInstanceIsASeparateConstraint() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let a = x >= 2
+    let b = x >= 2
+    try solver.addConstraint(a)
+    #expect(!solver.hasConstraint(b))
+    try solver.addConstraint(b)
+    #expect(solver.constraintCount == 2)
+    try solver.removeConstraint(a)
+    #expect(solver.hasConstraint(b))
+  }
+
+  @Test func removingAConstraintRestoresThePreviousValues() throws {
+    // x wants 10 (weak); a required x <= 5 pushes it to 5; removing it lets it go back.
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    try solver.addConstraint((x == 10) | .weak)
+    try solver.addConstraint(y == x + 1)
+    solver.updateVariables()
+    expectValue(solver, y, 11)
+    let cap = x <= 5
+    try solver.addConstraint(cap)
+    solver.updateVariables()
+    expectValue(solver, x, 5)
+    expectValue(solver, y, 6)
+    try solver.removeConstraint(cap)
+    solver.updateVariables()
+    expectValue(solver, x, 10)
+    expectValue(solver, y, 11)
+  }
+
+  // MARK: - Strengths
+
+  @Test func strongBeatsWeak() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    try solver.addConstraint((x == 10) | .weak)
+    try solver.addConstraint((x == 20) | .strong)
+    solver.updateVariables()
+    expectValue(solver, x, 20)
+  }
+
+  @Test func requiredBeatsStrong() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    try solver.addConstraint((x == 20) | .strong)
+    try solver.addConstraint(x <= 5)
+    solver.updateVariables()
+    expectValue(solver, x, 5)
+  }
+
+  @Test func oneMediumOutweighsSeveralWeak() throws {
+    // Three weak pulls to 100 weigh 3, one medium pull to 0 weighs 1000.
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    for _ in 0..<3 { try solver.addConstraint((x == 100) | .weak) }
+    try solver.addConstraint((x == 0) | .medium)
+    solver.updateVariables()
+    expectValue(solver, x, 0)
+  }
+
+  @Test func customWeightsCompareByValue() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    try solver.addConstraint((x == 1) | Strength(3))
+    try solver.addConstraint((x == 2) | Strength(2))
+    try solver.addConstraint((x == 3) | Strength(2))
+    // Any x in [1, 3] costs 3|x-1| + 2|x-2| + 2|x-3|, whose slope is 3 - 4 < 0 below 2,
+    // 3 + 2 - 2 > 0 above 2: the minimum is x = 2.
+    solver.updateVariables()
+    expectValue(solver, x, 2)
+  }
+
+  @Test func requiredEqualitiesPropagateToWeakInequality() throws {
+    // kiwi's example: v1 + v2 == 0 and v1 == 10 fix v2 = -10 despite v2 >= 0 (weak).
+    let solver = Solver()
+    let v1 = solver.makeVariable("v1")
+    let v2 = solver.makeVariable("v2")
+    try solver.addConstraint(v1 + v2 == 0)
+    try solver.addConstraint(v1 == 10)
+    try solver.addConstraint((v2 >= 0) | .weak)
+    solver.updateVariables()
+    expectValue(solver, v1, 10)
+    expectValue(solver, v2, -10)
+  }
+
+  @Test func strongEqualityBeatsMediumInequality() throws {
+    // v1 + v2 == 0; v2 == 2 (strong) wins over v1 >= 10 (medium): v1 = -2.
+    let solver = Solver()
+    let v1 = solver.makeVariable("v1")
+    let v2 = solver.makeVariable("v2")
+    try solver.addConstraint(v1 + v2 == 0)
+    try solver.addConstraint((v1 >= 10) | .medium)
+    try solver.addConstraint((v2 == 2) | .strong)
+    solver.updateVariables()
+    expectValue(solver, v1, -2)
+    expectValue(solver, v2, 2)
+  }
+
+  // MARK: - Redundant required constraints
+
+  @Test func aRedundantRequiredEqualityIsAccepted() throws {
+    // x == 10 and y == x + 2 imply y == 12; adding it is harmless, and removing either of
+    // the others leaves the same solution.
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    let fixX = x == 10
+    let link = y == x + 2
+    let fixY = y == 12
+    try solver.addConstraint(fixX)
+    try solver.addConstraint(link)
+    try solver.addConstraint(fixY)
+    #expect(solver.constraintCount == 3)
+    #expect(solver.constant(of: fixY) == -12)
+    solver.updateVariables()
+    expectValue(solver, x, 10)
+    expectValue(solver, y, 12)
+    try solver.removeConstraint(fixX)
+    solver.updateVariables()
+    expectValue(solver, x, 10)
+    expectValue(solver, y, 12)
+    // Once y == 12 goes too, a weak preference decides: x = 0, y = 2.
+    try solver.addConstraint((x == 0) | .weak)
+    try solver.removeConstraint(fixY)
+    solver.updateVariables()
+    expectValue(solver, x, 0)
+    expectValue(solver, y, 2)
+  }
+
+  @Test func aConstraintWhoseTermsCancelIsTriviallySatisfied() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let trivial = x - x == 0
+    try solver.addConstraint(trivial)
+    #expect(solver.hasConstraint(trivial))
+    try solver.removeConstraint(trivial)
+    #expect(solver.constraintCount == 0)
+  }
+
+  @Test func requiredEqualityThroughPhaseOne() throws {
+    // x >= 10 and y >= 20 leave no variable to solve x == y for once x and y are rows of
+    // slacks; the solver still finds x = y, and the weak pulls to 0 make it 20.
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    try solver.addConstraint(x >= 10)
+    try solver.addConstraint(y >= 20)
+    try solver.addConstraint((x == 0) | .weak)
+    try solver.addConstraint((y == 0) | .weak)
+    try solver.addConstraint(x == y)
+    solver.updateVariables()
+    expectValue(solver, x, 20)
+    expectValue(solver, y, 20)
+  }
+
+  // MARK: - Layouts
+
+  @Test func boxesPushedByInequalities() throws {
+    // left[i+1] >= left[i] + 20 + 5, every left pulled weakly to 0, left[0] fixed at 100:
+    // each box sits as far left as it can, 25 apart.
+    let solver = Solver()
+    let lefts = (0..<4).map { solver.makeVariable("left\($0)") }
+    for left in lefts { try solver.addConstraint((left == 0) | .weak) }
+    for i in 0..<3 { try solver.addConstraint(lefts[i + 1] >= lefts[i] + 25) }
+    let anchor = lefts[0] == 100
+    try solver.addConstraint(anchor)
+    solver.updateVariables()
+    for i in 0..<4 { expectValue(solver, lefts[i], 100 + 25 * Double(i)) }
+    // With left[0] at -30, left[1] >= -5. Raising left[1] from -5 towards 0 by a saves a but
+    // pushes left[2] and left[3] (both positive) right by a each, costing 2a: all stay at
+    // their lower bounds, -5, 20 and 45.
+    try solver.setConstant(30, of: anchor)
+    solver.updateVariables()
+    for (i, expected) in [-30.0, -5, 20, 45].enumerated() { expectValue(solver, lefts[i], expected) }
+  }
+
+  @Test func centredChildInAWindow() throws {
+    // window [0, w] with w preferred 300 (strong) but at most 240; child of width 100
+    // centred: left = (240 - 100) / 2 = 70.
+    let solver = Solver()
+    let w = solver.makeVariable("w")
+    let left = solver.makeVariable("left")
+    let width = solver.makeVariable("width")
+    try solver.addConstraint((w == 300) | .strong)
+    try solver.addConstraint(w <= 240)
+    try solver.addConstraint(width == 100)
+    try solver.addConstraint(left + width / 2 == w / 2)
+    try solver.addConstraint(left >= 0)
+    solver.updateVariables()
+    expectValue(solver, w, 240)
+    expectValue(solver, left, 70)
+  }
+
+  // MARK: - Reset
+
+  @Test func resetForgetsConstraintsAndEditsButKeepsVariables() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    let c = x == 7
+    try solver.addConstraint(c)
+    try solver.addEditVariable(y, strength: .strong)
+    try solver.suggestValue(y, 3)
+    solver.reset()
+    #expect(!solver.hasConstraint(c))
+    #expect(!solver.hasEditVariable(y))
+    #expect(solver.constraintCount == 0)
+    #expect(solver.constant(of: c) == nil)
+    #expect(solver.variableCount == 2)
+    #expect(solver.name(of: y) == "y")
+    solver.updateVariables()
+    expectValue(solver, x, 0)
+    expectValue(solver, y, 0)
+    // The old instance and the old variables work again.
+    try solver.addConstraint(c)
+    try solver.addConstraint(y == x * 2)
+    solver.updateVariables()
+    expectValue(solver, y, 14)
+  }
+
+  // MARK: - Counters
+
+  /// A fixed sequence that needs pivots: a clamped edit moved back and forth.
+  static func clampScenario(_ solver: Solver) throws {
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    try solver.addConstraint(x >= 10)
+    try solver.addConstraint(x <= 50)
+    try solver.addConstraint(y == 2 * x)
+    try solver.addEditVariable(x, strength: .strong)
+    for value in [30.0, 100, -5, 40, 60] { try solver.suggestValue(x, value) }
+  }
+
+  @Test func countersStartAtZeroAndGrowWithWork() throws {
+    let solver = Solver()
+    #expect(solver.counters == SolverCounters())
+    let x = solver.makeVariable("x")
+    try solver.addConstraint(x >= 10)
+    try solver.addConstraint(x <= 50)
+    try solver.addEditVariable(x, strength: .strong)
+    try solver.suggestValue(x, 30)
+    let before = solver.counters
+    // 100 violates x <= 50: the dual simplex has to exchange the edit's error into the
+    // basis, which is at least one pivot and one substitution.
+    try solver.suggestValue(x, 100)
+    let delta = solver.counters - before
+    #expect(delta.pivots >= 1)
+    #expect(delta.substitutions >= 1)
+    #expect(delta.rowsTouched >= 1)
+    solver.updateVariables()
+    expectValue(solver, x, 50)
+  }
+
+  @Test func countersAreDeterministic() throws {
+    let a = Solver()
+    let b = Solver()
+    try Self.clampScenario(a)
+    try Self.clampScenario(b)
+    #expect(a.counters.pivots > 0)
+    #expect(a.counters == b.counters)
+  }
+
+  @Test func counterDifferenceSubtractsEachField() {
+    var a = SolverCounters()
+    a.pivots = 7
+    a.rowsTouched = 20
+    a.substitutions = 9
+    var b = SolverCounters()
+    b.pivots = 2
+    b.rowsTouched = 5
+    b.substitutions = 4
+    let d = a - b
+    #expect(d.pivots == 5 && d.rowsTouched == 15 && d.substitutions == 5)
+  }
+
+  @Test func countersAreCumulativeAcrossReset() throws {
+    // The documentation says "work done since the solver was created".
+    let solver = Solver()
+    try Self.clampScenario(solver)
+    let before = solver.counters
+    solver.reset()
+    #expect(solver.counters.pivots >= before.pivots, "reset() zeroed the counters")
+  }
+}
