@@ -16,8 +16,8 @@ if [[ ! -x "$venv/bin/python" ]]; then
     mkdir -p "$root/.build"
     python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c "import sys, kiwisolver as k; sys.exit(k.__version__ != '$kiwi_version')" \
-        2>/dev/null; then
+have_kiwi="import sys, kiwisolver; sys.exit(kiwisolver.__version__ != '$kiwi_version')"
+if ! "$venv/bin/python" -c "$have_kiwi" 2>/dev/null; then
     echo "kiwi-crosscheck: installing kiwisolver==$kiwi_version into $venv" >&2
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
         "kiwisolver==$kiwi_version" >&2

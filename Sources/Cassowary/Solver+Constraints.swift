@@ -228,7 +228,15 @@ extension Solver {
     // The edit constraint is `variable - value == 0` with marker coefficient -1, so the
     // shift is `value - old`.
     records[record].constant = -value
-    _ = tableau.shiftMarker(records[record].marker, by: value - old)
+    let marker = records[record].marker
+    let delta = value - old
+    if delta.isFinite {
+      _ = tableau.shiftMarker(marker, by: delta)
+    } else {
+      // Between huge values of opposite signs the difference overflows: go through zero.
+      _ = tableau.shiftMarker(marker, by: -old)
+      _ = tableau.shiftMarker(marker, by: value)
+    }
   }
 
   func removeEdit(at edit: Int) {

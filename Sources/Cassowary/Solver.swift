@@ -16,6 +16,8 @@ public final class Solver {
   // MARK: - Variables, indexed by `Variable.index`
   var variableNames: [String] = []
   var variableSymbols: [Symbol] = []
+  /// The variable of each external symbol, indexed by `Symbol.index` (-1 for other symbols).
+  var symbolVariables: [Int32] = []
   var variableValues: ContiguousArray<Double> = []
   var editIndex: [Int32] = []
 
@@ -33,7 +35,9 @@ public final class Solver {
   public func makeVariable(_ name: String = "") -> Variable {
     let v = Variable(index: Int32(variableNames.count))
     variableNames.append(name)
-    variableSymbols.append(tableau.newSymbol(.external))
+    let symbol = tableau.newSymbol(.external)
+    variableSymbols.append(symbol)
+    mapSymbol(symbol, to: v)
     variableValues.append(0)
     editIndex.append(-1)
     return v
@@ -46,14 +50,21 @@ public final class Solver {
   /// The value computed by the last ``updateVariables()``.
   public func value(of variable: Variable) -> Double { variableValues[Int(variable.index)] }
 
-  /// Copies the current solution into the variables' values.
+  /// Copies the current solution into the variables' values. Only variables whose rows
+  /// changed since the last call are visited, so a tick that moves few values is cheap.
   public func updateVariables() {
-    tableau.rows.withUnsafeBufferPointer { rows in
-      for i in variableSymbols.indices {
-        let slot = tableau.basicSlot[variableSymbols[i].index]
-        variableValues[i] = slot >= 0 ? rows[Int(slot)].constant : 0
-      }
+    for symbol in tableau.changedExternals {
+      let slot = tableau.basicSlot[symbol.index]
+      let value = slot >= 0 ? tableau.rows[Int(slot)].constant : 0
+      variableValues[Int(symbolVariables[symbol.index])] = value
+      tableau.changed[symbol.index] = false
     }
+    tableau.changedExternals.removeAll(keepingCapacity: true)
+  }
+
+  func mapSymbol(_ symbol: Symbol, to variable: Variable) {
+    while symbolVariables.count <= symbol.index { symbolVariables.append(-1) }
+    symbolVariables[symbol.index] = variable.index
   }
 
   /// Work done since the solver was created.
@@ -187,9 +198,13 @@ public final class Solver {
 
   /// Removes every constraint and edit variable. Variables stay valid, with value 0.
   public func reset() {
+    let counters = tableau.counters
     tableau = Tableau()
+    tableau.counters = counters
+    symbolVariables = []
     for i in variableSymbols.indices {
       variableSymbols[i] = tableau.newSymbol(.external)
+      mapSymbol(variableSymbols[i], to: Variable(index: Int32(i)))
       variableValues[i] = 0
       editIndex[i] = -1
     }

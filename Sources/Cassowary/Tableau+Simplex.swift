@@ -172,6 +172,7 @@ extension Tableau {
       let slot = Int(markerSlot)
       rows[slot].constant -= delta
       counters.rowsTouched &+= 1
+      noteChanged(marker)
       if marker.isDummy { return nearZero(rows[slot].constant) }
       if rows[slot].constant < 0 { infeasible.append(marker) }
       return true
@@ -183,6 +184,7 @@ extension Tableau {
       rows[slot].constant += c * delta
       counters.rowsTouched &+= 1
       let basic = rowBasic[slot]
+      noteChanged(basic)
       if basic.isDummy {
         if !nearZero(rows[slot].constant) { consistent = false }
       } else if !basic.isExternal && rows[slot].constant < 0 {

@@ -14,6 +14,10 @@ struct Tableau {
   var columns: [[Int32]] = []
   var columnCounts: [Int32] = []
   var freeSymbols: [UInt32] = []
+  /// Whether an external symbol's value may have changed since the last read-out.
+  var changed: [Bool] = []
+  /// The external symbols flagged in `changed`, so a read-out visits only those.
+  var changedExternals: [Symbol] = []
 
   // MARK: - Rows, indexed by slot
   var rows: [Row] = []
@@ -40,6 +44,7 @@ struct Tableau {
     let index = basicSlot.count
     precondition(index < Int(Symbol.indexMask), "too many solver symbols")
     basicSlot.append(-1)
+    changed.append(false)
     columns.append([])
     columnCounts.append(0)
     return Symbol(kind, index: index)
@@ -56,6 +61,14 @@ struct Tableau {
   }
 
   @inline(__always) func isBasic(_ symbol: Symbol) -> Bool { basicSlot[symbol.index] >= 0 }
+
+  /// Notes that an external symbol's value may have changed (its row's constant moved, or it
+  /// entered or left the basis).
+  @inline(__always) mutating func noteChanged(_ symbol: Symbol) {
+    guard symbol.isExternal, !changed[symbol.index] else { return }
+    changed[symbol.index] = true
+    changedExternals.append(symbol)
+  }
 
   /// The row of a basic symbol.
   @inline(__always) func row(of symbol: Symbol) -> Row? {
@@ -122,6 +135,7 @@ struct Tableau {
       slotMarks.append(0)
     }
     basicSlot[basic.index] = slot
+    noteChanged(basic)
     for symbol in row.symbols { noteAdded(symbol, in: slot) }
   }
 
@@ -133,6 +147,7 @@ struct Tableau {
     for symbol in row.symbols { noteRemoved(symbol) }
     rowBasic[slot] = .invalid
     basicSlot[basic.index] = -1
+    noteChanged(basic)
     freeSlots.append(Int32(slot))
     return row
   }
@@ -144,6 +159,7 @@ struct Tableau {
     scratch.removed.removeAll(keepingCapacity: true)
     rows[slot].add(other, times: k, scratch: &scratch)
     counters.rowsTouched &+= 1
+    if other.constant != 0 { noteChanged(rowBasic[slot]) }
     let s32 = Int32(slot)
     for i in scratch.added.indices { noteAdded(scratch.added[i], in: s32) }
     for i in scratch.removed.indices { noteRemoved(scratch.removed[i]) }
@@ -204,6 +220,8 @@ struct Tableau {
     basicSlot[leaving.index] = -1
     basicSlot[entering.index] = slot32
     rowBasic[slot] = entering
+    noteChanged(leaving)
+    noteChanged(entering)
     substitute(entering, with: rows[slot])
   }
 }

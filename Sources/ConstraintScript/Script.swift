@@ -70,6 +70,14 @@ public struct LinearForm: Sendable, Equatable {
   public func scaled(by k: Double) -> LinearForm {
     LinearForm(constant: 0).adding(self, times: k)
   }
+
+  /// Divides every coefficient (rather than multiplying by `1 / d`, which rounds twice).
+  public func divided(by d: Double) -> LinearForm {
+    var result = self
+    result.constant /= d
+    for i in result.coefficients.indices { result.coefficients[i] /= d }
+    return result
+  }
 }
 
 /// A script error with its location, printed as `FILE:LINE: reason`.

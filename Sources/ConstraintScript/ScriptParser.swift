@@ -8,12 +8,18 @@ extension Script {
   /// - Throws: ``ScriptError`` naming the first bad line.
   public init(parsing bytes: some Collection<UInt8>, file: String) throws(ScriptError) {
     var statements: [Statement] = []
+    // Labels are checked statically, so that a script naming an unknown or duplicate label
+    // prints nothing.
+    var liveLabels: Set<String> = []
     var lineNumber = 0
     var lineStart = bytes.startIndex
     while lineStart != bytes.endIndex || lineNumber == 0 {
       lineNumber += 1
       let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
       var lineBytes = Array(bytes[lineStart..<lineEnd])
+      if lineNumber == 1 && lineBytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+        lineBytes.removeFirst(3)  // a UTF-8 byte-order mark
+      }
       if lineBytes.last == UInt8(ascii: "\r") { lineBytes.removeLast() }
       guard let text = String(validating: lineBytes, as: UTF8.self) else {
         throw ScriptError(file: file, line: lineNumber, reason: "invalid UTF-8")
@@ -21,6 +27,19 @@ extension Script {
       do throws(LineError) {
         var parser = try LineParser(text: text, line: lineNumber)
         if let statement = try parser.parseStatement() {
+          switch statement.kind {
+          case .constraint(let label?, _, _, _):
+            guard liveLabels.insert(label).inserted else {
+              throw LineError(reason: "duplicate label \(label)")
+            }
+          case .remove(let label):
+            guard liveLabels.remove(label) != nil else {
+              throw LineError(reason: "unknown label \(label)")
+            }
+          case .edit(let name, let strength) where strength.isRequired:
+            throw LineError(reason: "edit variable \(name) cannot have required strength")
+          default: break
+          }
           statements.append(statement)
         }
       } catch {
@@ -109,7 +128,8 @@ struct LineParser {
         i = j
       } else if "=<>".unicodeScalars.contains(c) {
         guard i + 1 < chars.count && chars[i + 1] == "=" else {
-          throw LineError(reason: "unexpected character '\(c)' (relations are ==, <= and >=)")
+          throw LineError(
+            reason: "unexpected character '\(printable(c))' (relations are ==, <= and >=)")
         }
         tokens.append(.symbol(String(c) + "="))
         i += 2
@@ -117,12 +137,26 @@ struct LineParser {
         tokens.append(.symbol(String(c)))
         i += 1
       } else {
-        throw LineError(reason: "unexpected character '\(c)'")
+        throw LineError(reason: "unexpected character '\(printable(c))'")
       }
     }
     return tokens
   }
+}
 
+/// A character as it can be shown in a one-line message: control and other invisible
+/// characters become `U+XXXX`.
+func printable(_ c: Unicode.Scalar) -> String {
+  if c.properties.generalCategory == .control || c.properties.generalCategory == .format
+    || c.value == 0xFFFD
+  {
+    let hex = String(c.value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+  }
+  return String(c)
+}
+
+extension LineParser {
   // MARK: - Statements
 
   mutating func parseStatement() throws(LineError) -> Statement? {
@@ -143,6 +177,8 @@ struct LineParser {
     case (.name("remove"), .name(let label)?):
       position = 2
       kind = .remove(label: label)
+    case (.name(let keyword), nil) where ["edit", "suggest", "remove"].contains(keyword):
+      throw LineError(reason: "expected a \(keyword == "remove" ? "label" : "variable name") after \(keyword)")
     default:
       kind = try parseConstraint()
     }
@@ -257,7 +293,7 @@ struct LineParser {
           throw LineError(reason: "non-linear term: division by a variable")
         }
         guard rhs.constant != 0 else { throw LineError(reason: "division by zero") }
-        form = form.scaled(by: 1 / rhs.constant)
+        form = form.divided(by: rhs.constant)
       }
       try checkFinite(form)
     }

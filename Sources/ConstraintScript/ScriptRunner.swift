@@ -27,7 +27,13 @@ public struct ScriptRunner {
       }
       if case .print = statement.kind { printed = true }
     }
-    if !printed { emit(block()) }
+    if !printed {
+      do {
+        emit(try finiteBlock())
+      } catch {
+        throw ScriptError(file: file, line: script.statements.last?.line ?? 1, reason: error.reason)
+      }
+    }
   }
 
   /// Runs a whole script and returns its blocks.
@@ -62,8 +68,17 @@ public struct ScriptRunner {
       }
       try solve { () throws(SolverError) in try solver.removeConstraint(constraint) }
     case .print:
-      emit(block())
+      emit(try finiteBlock())
     }
+  }
+
+  /// The current block, or an error naming the first variable whose value overflowed.
+  func finiteBlock() throws(LineError) -> Block {
+    let values = block()
+    if let bad = values.first(where: { !$0.value.isFinite }) {
+      throw LineError(reason: "the value of \(bad.name) overflows to infinity")
+    }
+    return values
   }
 
   mutating func variable(_ name: String) -> Variable {

@@ -238,7 +238,8 @@ struct ScriptParserTests {
   }
 
   @Test func removeAndPrintStatements() throws {
-    let remove = try statement("remove row.gap_2  # gone")
+    let labelled = try Script(parsing: "row.gap_2: x == 1\nremove row.gap_2  # gone", file: "r")
+    let remove = labelled.statements[1]
     guard case .remove(let label) = remove.kind else {
       Issue.record("not a remove")
       return

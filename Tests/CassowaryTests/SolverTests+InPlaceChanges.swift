@@ -1,0 +1,231 @@
+import Cassowary
+import Testing
+
+/// `setConstant`, `setStrength`, `constant(of:)` and `strength(of:)`: changing a constraint
+/// that is already in the solver. The constant is the one of `expression relation 0`, so
+/// `x == 10` has constant -10.
+extension SolverTests {
+  // MARK: - setConstant
+
+  @Test func setConstantOfARequiredEquality() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    let fix = x == 10
+    try solver.addConstraint(fix)
+    try solver.addConstraint(y == x + 5)
+    #expect(solver.constant(of: fix) == -10)
+    try solver.setConstant(-30, of: fix)
+    #expect(solver.constant(of: fix) == -30)
+    solver.updateVariables()
+    expectValue(solver, x, 30)
+    expectValue(solver, y, 35)
+  }
+
+  @Test func setConstantOfARequiredLowerBound() throws {
+    // x >= 10 against a weak pull to 0: x sits on the bound wherever the bound is above 0.
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let bound = x >= 10
+    try solver.addConstraint(bound)
+    try solver.addConstraint((x == 0) | .weak)
+    try solver.setConstant(-25, of: bound)
+    solver.updateVariables()
+    expectValue(solver, x, 25)
+    try solver.setConstant(5, of: bound)  // x >= -5: the pull wins.
+    solver.updateVariables()
+    expectValue(solver, x, 0)
+    try solver.setConstant(-12, of: bound)
+    solver.updateVariables()
+    expectValue(solver, x, 12)
+  }
+
+  @Test func setConstantOfARequiredUpperBound() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let bound = x <= 50
+    try solver.addConstraint((x == 100) | .weak)
+    try solver.addConstraint(bound)
+    solver.updateVariables()
+    expectValue(solver, x, 50)
+    try solver.setConstant(-70, of: bound)
+    solver.updateVariables()
+    expectValue(solver, x, 70)
+    try solver.setConstant(-200, of: bound)
+    solver.updateVariables()
+    expectValue(solver, x, 100)
+  }
+
+  @Test func setConstantOfAPreference() throws {
+    // x == 10 (strong) against x == 0 (medium): the strong one moves x wherever it goes.
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let preference = (x == 10) | .strong
+    try solver.addConstraint((x == 0) | .medium)
+    try solver.addConstraint(preference)
+    try solver.setConstant(-40, of: preference)
+    solver.updateVariables()
+    expectValue(solver, x, 40)
+    try solver.setConstant(15, of: preference)
+    solver.updateVariables()
+    expectValue(solver, x, -15)
+  }
+
+  @Test func setConstantToTheSameValueChangesNothing() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let c = x == 4
+    try solver.addConstraint(c)
+    let before = solver.counters
+    try solver.setConstant(-4, of: c)
+    #expect(solver.counters == before)
+    solver.updateVariables()
+    expectValue(solver, x, 4)
+  }
+
+  @Test func setConstantOfARemovedConstraintIsForgotten() throws {
+    // Re-adding an instance uses the constant it was created with.
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let c = x == 4
+    try solver.addConstraint(c)
+    try solver.setConstant(-9, of: c)
+    try solver.removeConstraint(c)
+    #expect(solver.constant(of: c) == nil)
+    try solver.addConstraint(c)
+    #expect(solver.constant(of: c) == -4)
+    solver.updateVariables()
+    expectValue(solver, x, 4)
+  }
+
+  /// Three boxes between 0 and a window edge, used to compare the fast path with remove +
+  /// add. Returns the solver, its variables and the constraint whose constant is changed.
+  static func threeBoxes() throws -> (Solver, [Variable], Constraint) {
+    let solver = Solver()
+    let width = solver.makeVariable("width")
+    let a = solver.makeVariable("a")
+    let b = solver.makeVariable("b")
+    let c = solver.makeVariable("c")
+    try solver.addConstraint(a >= 0)
+    try solver.addConstraint(b >= a + 40)
+    let gap = c >= b + 40
+    try solver.addConstraint(gap)
+    try solver.addConstraint(c + 40 <= width)
+    try solver.addConstraint((width == 300) | .strong)
+    try solver.addConstraint(width <= 100 + 2 * b)
+    for v in [a, b, c] { try solver.addConstraint((v == 0) | .weak) }
+    return (solver, [width, a, b, c], gap)
+  }
+
+  @Test func setConstantAgreesWithRemoveAndAdd() throws {
+    // The boxes want to be at 0 but b >= a + 40, c >= b + gap; the window wants 300 and needs
+    // width <= 100 + 2b, so b >= 100. With gap 40: a = 0, b = 100, c = 140, width = 300.
+    // With gap 200: width >= c + 40 >= b + 240 and width <= 100 + 2b give b >= 140 and
+    // width >= 380; the strong preference is broken least at width = 380, b = 140, c = 340.
+    let (fast, vars, gap) = try Self.threeBoxes()
+    fast.updateVariables()
+    for (v, expected) in zip(vars, [300.0, 0, 100, 140]) { expectValue(fast, v, expected) }
+    try fast.setConstant(-200, of: gap)
+
+    let (slow, _, oldGap) = try Self.threeBoxes()
+    try slow.removeConstraint(oldGap)
+    try slow.addConstraint(vars[3] >= vars[2] + 200)
+
+    fast.updateVariables()
+    slow.updateVariables()
+    for (v, expected) in zip(vars, [380.0, 0, 140, 340]) {
+      expectValue(fast, v, expected)
+      expectValue(slow, v, expected)
+    }
+  }
+
+  // MARK: - setStrength
+
+  @Test func setStrengthBetweenWeakAndStrong() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let ten = (x == 10) | .weak
+    try solver.addConstraint(ten)
+    try solver.addConstraint((x == 20) | .medium)
+    solver.updateVariables()
+    expectValue(solver, x, 20)
+    try solver.setStrength(.strong, of: ten)
+    #expect(solver.strength(of: ten) == .strong)
+    solver.updateVariables()
+    expectValue(solver, x, 10)
+    try solver.setStrength(.weak, of: ten)
+    #expect(solver.strength(of: ten) == .weak)
+    solver.updateVariables()
+    expectValue(solver, x, 20)
+  }
+
+  @Test func setStrengthOfAnInequality() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let cap = (x <= 10) | .weak
+    try solver.addConstraint(cap)
+    try solver.addConstraint((x == 20) | .medium)
+    solver.updateVariables()
+    expectValue(solver, x, 20)
+    try solver.setStrength(.strong, of: cap)
+    solver.updateVariables()
+    expectValue(solver, x, 10)
+  }
+
+  @Test func setStrengthToAndFromRequired() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let ten = (x == 10) | .weak
+    try solver.addConstraint(ten)
+    try solver.addConstraint((x == 20) | .strong)
+    try solver.setStrength(.required, of: ten)
+    #expect(solver.strength(of: ten) == .required)
+    solver.updateVariables()
+    expectValue(solver, x, 10)
+    // Now required, it refuses a contradicting required constraint...
+    #expect(throws: SolverError.self) { try solver.addConstraint(x >= 11) }
+    // ...and back to medium the strong pull wins again.
+    try solver.setStrength(.medium, of: ten)
+    solver.updateVariables()
+    expectValue(solver, x, 20)
+    try solver.addConstraint(x >= 11)
+  }
+
+  @Test func setStrengthFromRequiredKeepsAChangedConstant() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let fix = x == 10
+    try solver.addConstraint(fix)
+    try solver.addConstraint((x == 0) | .medium)
+    try solver.setConstant(-15, of: fix)
+    try solver.setStrength(.strong, of: fix)
+    #expect(solver.constant(of: fix) == -15)
+    solver.updateVariables()
+    expectValue(solver, x, 15)
+  }
+
+  @Test func setStrengthToTheSameValueChangesNothing() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let c = (x == 3) | .medium
+    try solver.addConstraint(c)
+    let before = solver.counters
+    try solver.setStrength(.medium, of: c)
+    #expect(solver.counters == before)
+    #expect(solver.strength(of: c) == .medium)
+  }
+
+  @Test func constantAndStrengthOfUnknownConstraintsAreNil() throws {
+    let solver = Solver()
+    let x = solver.makeVariable("x")
+    let c = (x >= 1) | .strong
+    #expect(solver.constant(of: c) == nil)
+    #expect(solver.strength(of: c) == nil)
+    try solver.addConstraint(c)
+    #expect(solver.constant(of: c) == -1)
+    #expect(solver.strength(of: c) == .strong)
+    try solver.removeConstraint(c)
+    #expect(solver.constant(of: c) == nil)
+    #expect(solver.strength(of: c) == nil)
+  }
+}
