@@ -27,7 +27,8 @@ struct EditRecord {
 extension Tableau {
   /// `objective += weight · symbol`, with the symbol's row when it is basic.
   mutating func addToObjective(_ symbol: Symbol, weight: Double) {
-    if let row = row(of: symbol) {
+    if var row = row(of: symbol) {
+      if lazy { row = expand(row) }
       objective.add(row, times: weight, scratch: &scratch)
       scratch.added.removeAll(keepingCapacity: true)
       scratch.removed.removeAll(keepingCapacity: true)
@@ -52,12 +53,12 @@ extension Solver {
       throw .unknownVariable(term.variable)
     }
 
-    // Write the expression over parametric symbols only: basic variables are replaced by
-    // their rows, so the new row is already in the tableau's terms.
+    // Canonical: write the expression over parametric symbols by replacing basic variables
+    // with their rows. Lazy: name basic variables as they are.
     var row = Row(constant: constant)
     for term in expression.terms where term.coefficient != 0 {
       let symbol = variableSymbols[Int(term.variable.index)]
-      if let basicRow = tableau.row(of: symbol) {
+      if !tableau.lazy, let basicRow = tableau.row(of: symbol) {
         tableau.add(basicRow, times: term.coefficient, to: &row)
       } else {
         row.insert(symbol, term.coefficient)
@@ -90,9 +91,17 @@ extension Solver {
         row.insert(other, 1)
       }
     }
-    if row.constant < 0 { row.reverseSign() }
+    // Normalise so that the row's value is non-negative: then a subject with a negative
+    // coefficient gets a non-negative value.
+    if tableau.evaluate(row) < 0 { row.reverseSign() }
 
-    var subject = chooseSubject(row, marker: marker, other: other)
+    var subject = Symbol.invalid
+    if tableau.lazy {
+      // Subjects that no row names keep the new row's references as they are.
+      subject = unreferencedSubject(row, marker: marker, other: other)
+      if !subject.isValid { row = tableau.expand(row) }
+    }
+    if !subject.isValid { subject = chooseSubject(row, marker: marker, other: other) }
     if !subject.isValid && row.symbols.allSatisfy(\.isDummy) {
       // Only dummies: the constraint is implied by required equalities (constant 0) or
       // contradicts them.
@@ -105,7 +114,12 @@ extension Solver {
     if subject.isValid {
       row.solve(for: subject)
       tableau.addRow(row, basic: subject)
-      tableau.substitute(subject, with: row)
+      if tableau.lazy {
+        tableau.substituteInObjectives(subject, with: row)
+      } else {
+        tableau.substitute(subject, with: row)
+      }
+      tableau.updateValues()
     } else {
       // Phase one may pivot anywhere before it fails, so keep a copy to restore.
       let saved = tableau
@@ -145,6 +159,29 @@ extension Solver {
     return .invalid
   }
 
+  /// In the lazy representation, a subject that no row and not the objective names, so that
+  /// the new row needs neither expansion nor substitution: a variable seen for the first time,
+  /// or the constraint's own slack or error symbol when its value comes out non-negative.
+  ///
+  /// A restricted subject is only safe when the row's expansion holds no parametric
+  /// external variable (kiwi would make that variable the subject, and the simplex must
+  /// never see an unrestricted variable in the objective). That is certain when no row
+  /// names a parametric external variable at all, the usual case in a layout where every
+  /// variable is determined; otherwise the row is expanded and kiwi's rule applies.
+  func unreferencedSubject(_ row: Row, marker: Symbol, other: Symbol) -> Symbol {
+    var freeExternal = false
+    for s in row.symbols where s.isExternal && !tableau.isBasic(s) {
+      if tableau.columnCounts[s.index] == 0 && tableau.objective.coefficient(for: s) == 0 {
+        return s
+      }
+      freeExternal = true
+    }
+    guard !freeExternal && tableau.referencedParametricExternals == 0 else { return .invalid }
+    if marker.isPivotable && row.coefficient(for: marker) < 0 { return marker }
+    if other.isValid && other.isPivotable && row.coefficient(for: other) < 0 { return other }
+    return .invalid
+  }
+
   func release(_ marker: Symbol, _ other: Symbol) {
     tableau.releaseSymbol(marker)
     if other.isValid { tableau.releaseSymbol(other) }
@@ -158,18 +195,20 @@ extension Solver {
       tableau.addToObjective(error, weight: -record.strength.value)
     }
     let marker = record.marker
-    if tableau.isBasic(marker) {
-      _ = tableau.removeRow(of: marker)
-    } else {
-      // Make the marker basic by a pivot that keeps the other rows feasible, then drop its
-      // row: that removes exactly this constraint's equation.
+    if !tableau.isBasic(marker) {
+      // Make the marker basic by a pivot that keeps the other rows feasible; dropping its
+      // row then removes exactly this constraint's equation.
       let leaving = tableau.markerLeavingSymbol(marker)
       precondition(leaving.isValid, "Cassowary: no leaving row for a constraint's marker")
-      var row = tableau.removeRow(of: leaving)
-      row.solve(for: marker, replacing: leaving)
-      tableau.counters.pivots &+= 1
-      tableau.substitute(marker, with: row)
+      tableau.pivot(entering: marker, leaving: leaving)
     }
+    if tableau.lazy {
+      // Rows that name the marker take its definition before it goes.
+      let definition = tableau.row(of: marker)!
+      tableau.substitute(marker, with: definition)
+    }
+    _ = tableau.removeRow(of: marker)
+    tableau.updateValues()
     tableau.optimize()
     release(record.marker, record.other)
     records[Int(index)].constraint = nil
@@ -181,14 +220,20 @@ extension Solver {
     let delta = (constant - record.constant) / record.markerCoefficient
     guard delta != 0 else { return }
     records[index].constant = constant
+    tableau.pivotLog = []
+    defer { tableau.pivotLog = nil }
     if tableau.shiftMarker(record.marker, by: delta) && tableau.dualOptimize() { return }
-    // The required constraints conflict with the new constant. Undo the shift: the old
-    // system was feasible and the basis is still dual feasible, so the dual simplex returns
-    // to the old solution.
+    // The required constraints conflict with the new constant. Undo the shift and then the
+    // dual pivots, newest first: that restores the old basis, hence the old solution exactly
+    // (another optimum would do for the simplex, but not for the caller).
     records[index].constant = record.constant
     _ = tableau.shiftMarker(record.marker, by: -delta)
-    let restored = tableau.dualOptimize()
-    precondition(restored, "Cassowary: could not restore a constant after a conflict")
+    let log = tableau.pivotLog!
+    tableau.pivotLog = nil
+    for step in log.reversed() {
+      tableau.pivot(entering: step.leaving, leaving: step.entering)
+    }
+    tableau.infeasible.removeAll()
     throw .unsatisfiableConstraint(record.constraint!)
   }
 
@@ -204,17 +249,18 @@ extension Solver {
       tableau.optimize()
       return
     }
-    // Required-ness changes the row's shape (dummy versus error symbols): re-insert.
+    // Required-ness changes the row's shape (dummy versus error symbols): re-insert. This
+    // is rare, so a failure simply restores a copy of the whole state.
     let constraint = record.constraint!
+    let saved = (tableau, records, freeRecords, constraintIndex, edits)
     erase(record: Int32(index))
     do {
-      try insert(constraint, constant: record.constant, strength: strength)
-    } catch {
-      do {
-        try insert(constraint, constant: record.constant, strength: record.strength)
-      } catch {
-        preconditionFailure("Cassowary: could not restore a constraint: \(error)")
+      let newIndex = try insert(constraint, constant: record.constant, strength: strength)
+      if let edit = edits.firstIndex(where: { $0.constraint == constraint }) {
+        edits[edit].record = newIndex
       }
+    } catch {
+      (tableau, records, freeRecords, constraintIndex, edits) = saved
       throw error
     }
   }

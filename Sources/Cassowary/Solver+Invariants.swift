@@ -29,20 +29,74 @@ extension Tableau {
       for i in row.symbols.indices {
         let s = row.symbols[i]
         if i > 0 { precondition(row.symbols[i - 1] < s, "row cells not sorted") }
-        precondition(!isBasic(s), "a basic symbol appears in a row")
+        precondition(s != basic, "a row names its own basic symbol")
+        precondition(lazy || !isBasic(s), "a canonical row names a basic symbol")
         precondition(!nearZero(row.coefficients[i]), "a near-zero cell was kept")
         precondition(columns[s.index].contains(Int32(slot)), "column index misses a row")
         counts[s.index] += 1
       }
+      let value = values[basic.index]
+      let recomputed = evaluate(row)
+      precondition(
+        abs(value - recomputed) <= 1e-7 * max(1, abs(value)), "a cached value is stale")
       if basic.isDummy {
-        precondition(nearZero(row.constant), "a basic dummy is not zero")
+        precondition(nearZero(value), "a basic dummy is not zero")
       } else if !basic.isExternal {
-        precondition(row.constant >= -1.0e-7, "a restricted basic variable is negative")
+        precondition(value >= -1.0e-7 * max(1, abs(value)), "a restricted basic is negative")
       }
     }
     precondition(counts == columnCounts, "column counts out of sync")
+    let free = basicSlot.indices.filter {
+      basicSlot[$0] < 0 && columnCounts[$0] > 0 && freeSymbols.contains(UInt32($0)) == false
+        && symbolIsExternal($0)
+    }.count
+    precondition(free == referencedParametricExternals, "free external count out of sync")
+    for s in basicSlot.indices where basicSlot[s] < 0 {
+      precondition(values[s] == 0, "a parametric symbol has a non-zero value")
+    }
     for s in objective.symbols { precondition(!isBasic(s), "a basic symbol is in the objective") }
     precondition(artificial == nil, "an artificial objective was left behind")
+    precondition(staleValues.isEmpty, "values were left stale")
+    checkAcyclic()
+  }
+
+  /// Whether the symbol with this index is external (kinds are only known from cells).
+  func symbolIsExternal(_ index: Int) -> Bool {
+    for row in rows { for s in row.symbols where s.index == index { return s.isExternal } }
+    return false
+  }
+
+  /// Rows' references to basic symbols must not loop (the values would be undefined).
+  func checkAcyclic() {
+    var state = [UInt8](repeating: 0, count: basicSlot.count)  // 0 new, 1 open, 2 done
+    for start in basicSlot.indices where basicSlot[start] >= 0 && state[start] == 0 {
+      var stack: [(Int, Int)] = [(start, 0)]
+      state[start] = 1
+      while let (node, next) = stack.last {
+        let row = rows[Int(basicSlot[node])]
+        var i = next
+        var child = -1
+        while i < row.symbols.count {
+          let t = row.symbols[i].index
+          i += 1
+          if basicSlot[t] >= 0 {
+            precondition(state[t] != 1, "rows name each other in a cycle")
+            if state[t] == 0 {
+              child = t
+              break
+            }
+          }
+        }
+        if child >= 0 {
+          stack[stack.count - 1].1 = i
+          state[child] = 1
+          stack.append((child, 0))
+        } else {
+          state[node] = 2
+          stack.removeLast()
+        }
+      }
+    }
   }
 }
 #endif

@@ -11,7 +11,7 @@
 /// Every throwing method leaves the solver as it was when it throws. Values are read with
 /// ``value(of:)`` after ``updateVariables()``.
 public final class Solver {
-  var tableau = Tableau()
+  var tableau: Tableau
 
   // MARK: - Variables, indexed by `Variable.index`
   var variableNames: [String] = []
@@ -27,7 +27,21 @@ public final class Solver {
   var freeRecords: [Int32] = []
   var edits: [EditRecord] = []
 
-  public init() {}
+  /// How the tableau stores its rows. Both give the same solutions; they differ in cost.
+  public enum Representation: Sendable {
+    /// Rows may name other basic variables (without cycles) and are expanded only when a
+    /// pivot needs them. A stack of N views costs O(N) instead of O(N²). The default.
+    case lazy
+    /// kiwi's canonical tableau: every row is written over parametric symbols only.
+    case canonical
+  }
+
+  public let representation: Representation
+
+  public init(representation: Representation = .lazy) {
+    self.representation = representation
+    tableau = Tableau(lazy: representation == .lazy)
+  }
 
   // MARK: - Variables
 
@@ -54,9 +68,7 @@ public final class Solver {
   /// changed since the last call are visited, so a tick that moves few values is cheap.
   public func updateVariables() {
     for symbol in tableau.changedExternals {
-      let slot = tableau.basicSlot[symbol.index]
-      let value = slot >= 0 ? tableau.rows[Int(slot)].constant : 0
-      variableValues[Int(symbolVariables[symbol.index])] = value
+      variableValues[Int(symbolVariables[symbol.index])] = tableau.values[symbol.index]
       tableau.changed[symbol.index] = false
     }
     tableau.changedExternals.removeAll(keepingCapacity: true)
@@ -199,7 +211,7 @@ public final class Solver {
   /// Removes every constraint and edit variable. Variables stay valid, with value 0.
   public func reset() {
     let counters = tableau.counters
-    tableau = Tableau()
+    tableau = Tableau(lazy: representation == .lazy)
     tableau.counters = counters
     symbolVariables = []
     for i in variableSymbols.indices {

@@ -10,6 +10,8 @@ public struct SolverCounters: Hashable, Sendable {
   public var rowsTouched: Int = 0
   /// Eliminations of a newly basic symbol from the tableau.
   public var substitutions: Int = 0
+  /// Rows expanded into parametric terms because a pivot needed them (lazy representation).
+  public var expansions: Int = 0
 
   public init() {}
 
@@ -18,6 +20,7 @@ public struct SolverCounters: Hashable, Sendable {
     d.pivots = lhs.pivots - rhs.pivots
     d.rowsTouched = lhs.rowsTouched - rhs.rowsTouched
     d.substitutions = lhs.substitutions - rhs.substitutions
+    d.expansions = lhs.expansions - rhs.expansions
     return d
   }
 }

@@ -1,6 +1,7 @@
 // The simplex proper: primal optimisation after adding or removing constraints, dual
 // optimisation after suggestions and constant changes, and phase one for required
-// constraints that have no natural subject.
+// constraints that have no natural subject. Ratios use the symbols' values and canonical
+// columns, so they are the same in both representations.
 
 extension Tableau {
   // MARK: - Primal simplex
@@ -33,13 +34,8 @@ extension Tableau {
   mutating func leavingSymbol(for entering: Symbol) -> Symbol {
     var best = Double.infinity
     var leaving = Symbol.invalid
-    for slot in slots(holding: entering) {
-      let basic = rowBasic[Int(slot)]
-      if basic.isExternal { continue }
-      let row = rows[Int(slot)]
-      let c = row.coefficient(for: entering)
-      guard c < 0 else { continue }
-      let ratio = -row.constant / c
+    for (basic, c) in column(of: entering) where !basic.isExternal && c < 0 {
+      let ratio = -values[basic.index] / c
       if ratio < best || (ratio == best && basic < leaving) {
         best = ratio
         leaving = basic
@@ -57,20 +53,31 @@ extension Tableau {
     while let leaving = infeasible.popLast() {
       let slot = basicSlot[leaving.index]
       guard slot >= 0 else { continue }
-      let row = rows[Int(slot)]
-      guard row.constant < 0 && !nearZero(row.constant) else { continue }
+      let value = values[leaving.index]
+      guard value < 0 && !nearZero(value) else { continue }
+      let row = lazy ? expand(rows[Int(slot)]) : rows[Int(slot)]
       let entering = dualEnteringSymbol(row)
       guard entering.isValid else {
         infeasible.removeAll()
         return false
       }
-      pivot(entering: entering, leaving: leaving)
+      pivot(entering: entering, leaving: leaving, expanded: lazy ? row : nil)
     }
     return true
   }
 
+  /// Queues every restricted row whose value is negative (after a failed dual simplex).
+  mutating func queueNegativeRows() {
+    for slot in rows.indices where rowBasic[slot].isValid {
+      let basic = rowBasic[slot]
+      if !basic.isExternal && !basic.isDummy && values[basic.index] < 0 {
+        infeasible.append(basic)
+      }
+    }
+  }
+
   /// The symbol whose entry keeps the objective optimal: the smallest ratio of objective
-  /// coefficient to row coefficient among positive, non-dummy cells.
+  /// coefficient to row coefficient among positive, non-dummy cells of a canonical row.
   func dualEnteringSymbol(_ row: Row) -> Symbol {
     var best = Double.infinity
     var entering = Symbol.invalid
@@ -98,20 +105,18 @@ extension Tableau {
     var first = Symbol.invalid
     var second = Symbol.invalid
     var third = Symbol.invalid
-    for slot in slots(holding: marker) {
-      let basic = rowBasic[Int(slot)]
-      let row = rows[Int(slot)]
-      let c = row.coefficient(for: marker)
+    for (basic, c) in column(of: marker) {
+      let value = values[basic.index]
       if basic.isExternal {
         if !third.isValid || third < basic { third = basic }
       } else if c < 0 {
-        let ratio = -row.constant / c
+        let ratio = -value / c
         if ratio < negativeRatio || (ratio == negativeRatio && basic < first) {
           negativeRatio = ratio
           first = basic
         }
       } else {
-        let ratio = row.constant / c
+        let ratio = value / c
         if ratio < positiveRatio || (ratio == positiveRatio && basic < second) {
           positiveRatio = ratio
           second = basic
@@ -123,30 +128,32 @@ extension Tableau {
 
   // MARK: - Phase one
 
-  /// Adds `row` (an expression that must equal zero, with no eligible subject) through an
-  /// artificial variable, minimised to zero by phase-one pivots. Returns `false` when it
-  /// cannot reach zero: the constraint conflicts with the required ones. On `false` the
-  /// tableau is left half-way; the caller restores its copy.
+  /// Adds `row` (a canonical expression that must equal zero, with no eligible subject)
+  /// through an artificial variable, minimised to zero by phase-one pivots. Returns `false`
+  /// when it cannot reach zero: the constraint conflicts with the required ones. On `false`
+  /// the tableau is left half-way; the caller restores its copy.
   mutating func addWithArtificialVariable(_ row: Row) -> Bool {
     let art = newSymbol(.slack)
     addRow(row, basic: art)
+    updateValues()
     artificial = row
     optimize(artificialPhase: true)
     let success = nearZero(artificial!.constant)
     artificial = nil
 
     if isBasic(art) {
-      var artRow = removeRow(of: art)
+      let slot = Int(basicSlot[art.index])
+      let artRow = lazy ? expand(rows[slot]) : rows[slot]
       if artRow.isConstant {
+        _ = removeRow(of: art)
+        updateValues()
         releaseSymbol(art)
         return success
       }
       guard let entering = artRow.symbols.first(where: { $0.isPivotable }) else {
         return false
       }
-      artRow.solve(for: entering, replacing: art)
-      addRow(artRow, basic: entering)
-      substitute(entering, with: artRow)
+      pivot(entering: entering, leaving: art, expanded: artRow)
     }
     guard success else { return false }
 
@@ -163,34 +170,24 @@ extension Tableau {
   // MARK: - Constant changes
 
   /// Applies a change of a constraint's constant, expressed as `marker := marker + delta`,
-  /// to the rows. Returns `false` when a basic dummy (a redundant required equality) would
-  /// stop being zero: that constraint would no longer hold.
+  /// to the rows that name the marker, and updates the values. Returns `false` when a basic
+  /// dummy (a redundant required equality) would stop being zero.
   mutating func shiftMarker(_ marker: Symbol, by delta: Double) -> Bool {
     if delta == 0 { return true }
+    // Every equation that names the marker directly gets `marker + delta` in its place:
+    // with a basic marker, that is its own row and (lazy) the rows that refer to it.
     let markerSlot = basicSlot[marker.index]
     if markerSlot >= 0 {
-      let slot = Int(markerSlot)
-      rows[slot].constant -= delta
+      rows[Int(markerSlot)].constant -= delta
       counters.rowsTouched &+= 1
-      noteChanged(marker)
-      if marker.isDummy { return nearZero(rows[slot].constant) }
-      if rows[slot].constant < 0 { infeasible.append(marker) }
-      return true
+      staleValues.append(marker)
     }
-    var consistent = true
     for slot32 in slots(holding: marker) {
       let slot = Int(slot32)
-      let c = rows[slot].coefficient(for: marker)
-      rows[slot].constant += c * delta
+      rows[slot].constant += rows[slot].coefficient(for: marker) * delta
       counters.rowsTouched &+= 1
-      let basic = rowBasic[slot]
-      noteChanged(basic)
-      if basic.isDummy {
-        if !nearZero(rows[slot].constant) { consistent = false }
-      } else if !basic.isExternal && rows[slot].constant < 0 {
-        infeasible.append(basic)
-      }
+      staleValues.append(rowBasic[slot])
     }
-    return consistent
+    return updateValues()
   }
 }

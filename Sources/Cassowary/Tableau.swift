@@ -1,23 +1,45 @@
-/// The simplex tableau behind a ``Solver``: rows in slots, a column index, the objective.
+/// The simplex tableau behind a ``Solver``: rows in slots, a column index, values, the
+/// objective.
+///
+/// Each row is an equation `basic = constant + Σ coefficient·symbol` of the system. In the
+/// canonical representation (kiwi's), every symbol on a right-hand side is parametric, which
+/// makes rows fill in: in a stack of N boxes, box i's position is written in terms of every
+/// earlier box's error symbols. In the lazy representation a right-hand side may also name
+/// basic symbols, as long as the references form no cycle; a basic symbol's value is then
+/// its row evaluated over the values of what it names, and a row is expanded into parametric
+/// terms only when a pivot needs it. Both representations hold the same equations and reach
+/// the same optimum; the objective is canonical in both.
 ///
 /// Rows live in reusable slots; `basicSlot` maps a basic symbol to its slot. The column index
-/// (`columns`) lists, for every symbol, the slots whose rows may hold it, so that a
-/// substitution or a suggestion visits only the rows concerned instead of every row as kiwi
-/// does. Entries are validated lazily: a slot listed for a symbol whose row no longer holds
-/// it is skipped and dropped at the next compaction, while `columnCounts` is kept exact.
+/// (`columns`) lists, for every symbol, the slots whose rows may name it directly, so that
+/// substitutions, suggestions and value updates visit only the rows concerned. Entries are
+/// validated lazily: a listed slot whose row no longer names the symbol is skipped and
+/// dropped at the next compaction, while `columnCounts` is kept exact.
 ///
 /// `Tableau` is a value type so that the rare operation that might fail half-way (adding a
 /// required constraint through an artificial variable) can restore a copy.
 struct Tableau {
+  /// Whether rows may name basic symbols (see above).
+  let lazy: Bool
+
   // MARK: - Per-symbol state, indexed by `Symbol.index`
   var basicSlot: [Int32] = []
   var columns: [[Int32]] = []
   var columnCounts: [Int32] = []
+  /// The value of every symbol: its row's value when basic, 0 when parametric.
+  var values: [Double] = []
   var freeSymbols: [UInt32] = []
+  /// How many parametric external symbols some row names. While it is zero, no row's
+  /// expansion can hold an unrestricted parametric variable.
+  var referencedParametricExternals = 0
   /// Whether an external symbol's value may have changed since the last read-out.
   var changed: [Bool] = []
   /// The external symbols flagged in `changed`, so a read-out visits only those.
   var changedExternals: [Symbol] = []
+  /// Traversal marks and a sparse accumulator for expansions and column computations.
+  var visitMarks: [UInt32] = []
+  var visitEpoch: UInt32 = 0
+  var accumulator: [Double] = []
 
   // MARK: - Rows, indexed by slot
   var rows: [Row] = []
@@ -30,23 +52,34 @@ struct Tableau {
   /// The phase-one objective while a required constraint is added through an artificial
   /// variable; `nil` otherwise.
   var artificial: Row?
-  /// Basic symbols whose rows may have gone negative, for the dual simplex.
+  /// Basic symbols whose values may have gone negative, for the dual simplex.
   var infeasible: [Symbol] = []
+  /// Symbols whose value, or whose row, changed since the values were last brought up to
+  /// date (`updateValues()`).
+  var staleValues: [Symbol] = []
   var scratch = MergeScratch()
   var counters = SolverCounters()
+  /// When set, pivots are recorded here (entering, leaving) so that they can be undone.
+  var pivotLog: [(entering: Symbol, leaving: Symbol)]?
+
+  init(lazy: Bool) { self.lazy = lazy }
 
   // MARK: - Symbols
 
   mutating func newSymbol(_ kind: Symbol.Kind) -> Symbol {
     if let index = freeSymbols.popLast() {
+      values[Int(index)] = 0
       return Symbol(kind, index: Int(index))
     }
     let index = basicSlot.count
     precondition(index < Int(Symbol.indexMask), "too many solver symbols")
     basicSlot.append(-1)
-    changed.append(false)
     columns.append([])
     columnCounts.append(0)
+    values.append(0)
+    changed.append(false)
+    visitMarks.append(0)
+    accumulator.append(0)
     return Symbol(kind, index: index)
   }
 
@@ -57,23 +90,23 @@ struct Tableau {
     }
     objective.remove(symbol)
     columns[symbol.index].removeAll()
+    values[symbol.index] = 0
     freeSymbols.append(UInt32(symbol.index))
   }
 
   @inline(__always) func isBasic(_ symbol: Symbol) -> Bool { basicSlot[symbol.index] >= 0 }
 
-  /// Notes that an external symbol's value may have changed (its row's constant moved, or it
-  /// entered or left the basis).
-  @inline(__always) mutating func noteChanged(_ symbol: Symbol) {
-    guard symbol.isExternal, !changed[symbol.index] else { return }
-    changed[symbol.index] = true
-    changedExternals.append(symbol)
-  }
-
   /// The row of a basic symbol.
   @inline(__always) func row(of symbol: Symbol) -> Row? {
     let slot = basicSlot[symbol.index]
     return slot >= 0 ? rows[Int(slot)] : nil
+  }
+
+  /// Notes that an external symbol's value may have changed, for the next read-out.
+  @inline(__always) mutating func noteChanged(_ symbol: Symbol) {
+    guard symbol.isExternal, !changed[symbol.index] else { return }
+    changed[symbol.index] = true
+    changedExternals.append(symbol)
   }
 
   // MARK: - Column index
@@ -82,11 +115,24 @@ struct Tableau {
     let i = symbol.index
     columns[i].append(slot)
     columnCounts[i] &+= 1
+    if columnCounts[i] == 1 && symbol.isExternal && basicSlot[i] < 0 {
+      referencedParametricExternals &+= 1
+    }
     if columns[i].count > 2 &* Int(columnCounts[i]) &+ 16 { compactColumn(symbol) }
   }
 
   @inline(__always) mutating func noteRemoved(_ symbol: Symbol) {
     columnCounts[symbol.index] &-= 1
+    if columnCounts[symbol.index] == 0 && symbol.isExternal && basicSlot[symbol.index] < 0 {
+      referencedParametricExternals &-= 1
+    }
+  }
+
+  /// Records that `symbol` became basic (`true`) or parametric, for
+  /// `referencedParametricExternals`.
+  @inline(__always) mutating func noteBasis(_ symbol: Symbol, basic: Bool) {
+    guard symbol.isExternal && columnCounts[symbol.index] > 0 else { return }
+    referencedParametricExternals &+= basic ? -1 : 1
   }
 
   /// Drops stale and repeated slots from a column so that it lists exactly its rows.
@@ -111,7 +157,7 @@ struct Tableau {
     columns[symbol.index] = list
   }
 
-  /// The slots of the rows that hold `symbol`, each once.
+  /// The slots of the rows that name `symbol` directly, each once.
   mutating func slots(holding symbol: Symbol) -> [Int32] {
     if columns[symbol.index].count != Int(columnCounts[symbol.index]) {
       compactColumn(symbol)
@@ -134,9 +180,10 @@ struct Tableau {
       rowBasic.append(basic)
       slotMarks.append(0)
     }
+    noteBasis(basic, basic: true)
     basicSlot[basic.index] = slot
-    noteChanged(basic)
     for symbol in row.symbols { noteAdded(symbol, in: slot) }
+    staleValues.append(basic)
   }
 
   /// Takes the row of a basic symbol out of the tableau; the symbol becomes parametric.
@@ -147,9 +194,18 @@ struct Tableau {
     for symbol in row.symbols { noteRemoved(symbol) }
     rowBasic[slot] = .invalid
     basicSlot[basic.index] = -1
-    noteChanged(basic)
+    noteBasis(basic, basic: false)
     freeSlots.append(Int32(slot))
+    staleValues.append(basic)
     return row
+  }
+
+  /// Replaces the row in `slot` by an equivalent one (its expansion), keeping the index.
+  mutating func replaceRow(_ slot: Int, with row: Row) {
+    for symbol in rows[slot].symbols { noteRemoved(symbol) }
+    rows[slot] = row
+    let slot32 = Int32(slot)
+    for symbol in row.symbols { noteAdded(symbol, in: slot32) }
   }
 
   /// `rows[slot] += k · other`, keeping the column index exact.
@@ -159,7 +215,6 @@ struct Tableau {
     scratch.removed.removeAll(keepingCapacity: true)
     rows[slot].add(other, times: k, scratch: &scratch)
     counters.rowsTouched &+= 1
-    if other.constant != 0 { noteChanged(rowBasic[slot]) }
     let s32 = Int32(slot)
     for i in scratch.added.indices { noteAdded(scratch.added[i], in: s32) }
     for i in scratch.removed.indices { noteRemoved(scratch.removed[i]) }
@@ -173,26 +228,8 @@ struct Tableau {
     scratch.removed.removeAll(keepingCapacity: true)
   }
 
-  /// Replaces `symbol` by its definition `row` in every row that holds it and in the
-  /// objectives. Rows with a restricted basic symbol that go negative are queued for the dual
-  /// simplex.
-  mutating func substitute(_ symbol: Symbol, with row: Row) {
-    counters.substitutions &+= 1
-    var list: [Int32] = []
-    swap(&list, &columns[symbol.index])
-    for slot32 in list {
-      let slot = Int(slot32)
-      guard rowBasic[slot].isValid else { continue }
-      let c = rows[slot].remove(symbol)
-      guard c != 0 else { continue }
-      noteRemoved(symbol)
-      addToRow(slot, row, times: c)
-      let basic = rowBasic[slot]
-      if !basic.isExternal && rows[slot].constant < 0 { infeasible.append(basic) }
-    }
-    list.removeAll(keepingCapacity: true)
-    swap(&list, &columns[symbol.index])
-    assert(columnCounts[symbol.index] == 0, "substitution left the symbol in a row")
+  /// Replaces `symbol` by `row` in the objectives.
+  mutating func substituteInObjectives(_ symbol: Symbol, with row: Row) {
     let c = objective.remove(symbol)
     if c != 0 {
       objective.add(row, times: c, scratch: &scratch)
@@ -209,19 +246,56 @@ struct Tableau {
     }
   }
 
+  /// Replaces `symbol` by its definition `row` in every row that names it and in the
+  /// objectives. The rows' values are brought up to date by the caller.
+  mutating func substitute(_ symbol: Symbol, with row: Row) {
+    counters.substitutions &+= 1
+    var list: [Int32] = []
+    swap(&list, &columns[symbol.index])
+    for slot32 in list {
+      let slot = Int(slot32)
+      guard rowBasic[slot].isValid else { continue }
+      let c = rows[slot].remove(symbol)
+      guard c != 0 else { continue }
+      noteRemoved(symbol)
+      addToRow(slot, row, times: c)
+      staleValues.append(rowBasic[slot])
+    }
+    list.removeAll(keepingCapacity: true)
+    swap(&list, &columns[symbol.index])
+    assert(columnCounts[symbol.index] == 0, "substitution left the symbol in a row")
+    substituteInObjectives(symbol, with: row)
+  }
+
   /// Exchanges a basic symbol (`leaving`) for a parametric one (`entering`), in place.
-  mutating func pivot(entering: Symbol, leaving: Symbol) {
+  /// `expanded` is the leaving row already expanded into parametric terms, when the caller
+  /// has it.
+  mutating func pivot(entering: Symbol, leaving: Symbol, expanded: Row? = nil) {
     counters.pivots &+= 1
+    pivotLog?.append((entering, leaving))
     let slot = Int(basicSlot[leaving.index])
     let slot32 = Int32(slot)
+    // The entering symbol's row must be canonical: then rows naming it stay acyclic.
+    if let expanded {
+      replaceRow(slot, with: expanded)
+    } else if lazy && namesBasicSymbols(rows[slot]) {
+      replaceRow(slot, with: expand(rows[slot]))
+    }
     rows[slot].solve(for: entering, replacing: leaving)
     noteAdded(leaving, in: slot32)
     noteRemoved(entering)
-    basicSlot[leaving.index] = -1
+    noteBasis(entering, basic: true)
     basicSlot[entering.index] = slot32
+    basicSlot[leaving.index] = -1
+    noteBasis(leaving, basic: false)
     rowBasic[slot] = entering
-    noteChanged(leaving)
-    noteChanged(entering)
-    substitute(entering, with: rows[slot])
+    staleValues.append(leaving)
+    staleValues.append(entering)
+    if lazy {
+      substituteInObjectives(entering, with: rows[slot])
+    } else {
+      substitute(entering, with: rows[slot])
+    }
+    updateValues()
   }
 }

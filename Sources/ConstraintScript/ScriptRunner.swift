@@ -5,13 +5,16 @@ public struct ScriptRunner {
   /// One `print`: every variable seen so far with its value, in order of first mention.
   public typealias Block = [(name: String, value: Double)]
 
-  public let solver = Solver()
+  public let solver: Solver
   var variables: [String: Variable] = [:]
   var order: [Variable] = []
   var labels: [String: Constraint] = [:]
   var file: String
 
-  public init(file: String) { self.file = file }
+  public init(file: String, representation: Solver.Representation = .lazy) {
+    self.file = file
+    solver = Solver(representation: representation)
+  }
 
   /// Runs every statement, handing each printed block to `emit` as soon as it is ready. A
   /// script without `print` emits the final state once.
@@ -37,8 +40,10 @@ public struct ScriptRunner {
   }
 
   /// Runs a whole script and returns its blocks.
-  public static func run(_ script: Script, file: String) throws(ScriptError) -> [Block] {
-    var runner = ScriptRunner(file: file)
+  public static func run(
+    _ script: Script, file: String, representation: Solver.Representation = .lazy
+  ) throws(ScriptError) -> [Block] {
+    var runner = ScriptRunner(file: file, representation: representation)
     var blocks: [Block] = []
     try runner.run(script) { blocks.append($0) }
     return blocks

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Cassowary
 import ConstraintScript
 internal import Foundation
 
@@ -20,6 +21,9 @@ struct Solve: ParsableCommand {
   @Flag(help: "Print the blocks as JSON: {\"blocks\": [{\"name\": value, ...}, ...]}.")
   var json = false
 
+  @Option(help: "The solver's tableau: lazy (the default) or canonical (kiwi's).")
+  var representation: RepresentationOption = .lazy
+
   func run() throws {
     let bytes = try readInput(file)
     let script: Script
@@ -28,7 +32,7 @@ struct Solve: ParsableCommand {
     } catch {
       fail(error.description)
     }
-    var runner = ScriptRunner(file: file)
+    var runner = ScriptRunner(file: file, representation: representation.value)
     if json {
       var blocks: [ScriptRunner.Block] = []
       do {
@@ -50,6 +54,12 @@ struct Solve: ParsableCommand {
       }
     }
   }
+}
+
+enum RepresentationOption: String, ExpressibleByArgument, CaseIterable {
+  case lazy, canonical
+
+  var value: Solver.Representation { self == .lazy ? .lazy : .canonical }
 }
 
 /// Reads a file, or standard input for `-`, failing with a message that names the file.

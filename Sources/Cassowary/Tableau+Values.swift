@@ -1,0 +1,192 @@
+// Values and expansions for rows that may name basic symbols: evaluating a row, expanding
+// it into parametric terms, the canonical column of a symbol, and bringing values up to date
+// after a change. All traversals are iterative (a stack of ten thousand boxes is a reference
+// chain ten thousand deep) and visit only the rows concerned.
+
+extension Tableau {
+  func namesBasicSymbols(_ row: Row) -> Bool {
+    for s in row.symbols where basicSlot[s.index] >= 0 { return true }
+    return false
+  }
+
+  /// The row's value over the current values (parametric symbols are 0).
+  @inline(__always)
+  func evaluate(_ row: Row) -> Double {
+    var v = row.constant
+    for i in row.symbols.indices {
+      v += row.coefficients[i] * values[row.symbols[i].index]
+    }
+    return v
+  }
+
+  mutating func nextEpoch() {
+    visitEpoch &+= 1
+    if visitEpoch == 0 {
+      for i in visitMarks.indices { visitMarks[i] = 0 }
+      visitEpoch = 1
+    }
+  }
+
+  /// The basic symbols a row names, directly or through their rows; each comes after every
+  /// basic symbol its own row names (dependencies first).
+  mutating func referenceClosure(of row: Row) -> [Symbol] {
+    nextEpoch()
+    var order: [Symbol] = []
+    var stack: [(symbol: Symbol, next: Int)] = []
+    for root in row.symbols where isBasic(root) && visitMarks[root.index] != visitEpoch {
+      visitMarks[root.index] = visitEpoch
+      stack.append((root, 0))
+      while let top = stack.last {
+        let cells = rows[Int(basicSlot[top.symbol.index])].symbols
+        var i = top.next
+        var child = Symbol.invalid
+        while i < cells.count {
+          let t = cells[i]
+          i &+= 1
+          if basicSlot[t.index] >= 0 && visitMarks[t.index] != visitEpoch {
+            child = t
+            break
+          }
+        }
+        if child.isValid {
+          visitMarks[child.index] = visitEpoch
+          stack[stack.count - 1].next = i
+          stack.append((child, 0))
+        } else {
+          stack.removeLast()
+          order.append(top.symbol)
+        }
+      }
+    }
+    return order
+  }
+
+  /// The row with every basic symbol replaced, recursively, by its definition: the same
+  /// equation over parametric symbols only. Each row in the closure is read once.
+  mutating func expand(_ row: Row) -> Row {
+    let order = referenceClosure(of: row)
+    if order.isEmpty { return row }
+    counters.expansions &+= 1
+    nextEpoch()
+    var touched: [Symbol] = []
+    for i in row.symbols.indices {
+      let s = row.symbols[i]
+      visitMarks[s.index] = visitEpoch
+      touched.append(s)
+      accumulator[s.index] += row.coefficients[i]
+    }
+    var constant = row.constant
+    // Referrers before the rows they name, so each basic symbol's weight is complete when
+    // its row is spread.
+    for b in order.reversed() {
+      let weight = accumulator[b.index]
+      guard weight != 0 else { continue }
+      accumulator[b.index] = 0
+      let definition = rows[Int(basicSlot[b.index])]
+      constant += weight * definition.constant
+      for i in definition.symbols.indices {
+        let t = definition.symbols[i]
+        if visitMarks[t.index] != visitEpoch {
+          visitMarks[t.index] = visitEpoch
+          touched.append(t)
+        }
+        accumulator[t.index] += weight * definition.coefficients[i]
+      }
+    }
+    touched.sort()
+    var result = Row(constant: constant)
+    result.symbols.reserveCapacity(touched.count)
+    result.coefficients.reserveCapacity(touched.count)
+    for t in touched {
+      let c = accumulator[t.index]
+      accumulator[t.index] = 0
+      if basicSlot[t.index] < 0 && !nearZero(c) {
+        result.symbols.append(t)
+        result.coefficients.append(c)
+      }
+    }
+    return result
+  }
+
+  /// Every basic symbol whose row names one of `seeds`, directly or through other rows,
+  /// with the seeds themselves; each comes after every symbol its row names (dependencies
+  /// first), so values can be recomputed in this order.
+  mutating func dependents(of seeds: [Symbol]) -> [Symbol] {
+    nextEpoch()
+    var postorder: [Symbol] = []
+    var stack: [(symbol: Symbol, next: Int)] = []
+    for root in seeds where visitMarks[root.index] != visitEpoch {
+      visitMarks[root.index] = visitEpoch
+      stack.append((root, 0))
+      while let top = stack.last {
+        let referrers = slots(holding: top.symbol)
+        var i = top.next
+        var child = Symbol.invalid
+        while i < referrers.count {
+          let b = rowBasic[Int(referrers[i])]
+          i &+= 1
+          if visitMarks[b.index] != visitEpoch {
+            child = b
+            break
+          }
+        }
+        if child.isValid {
+          visitMarks[child.index] = visitEpoch
+          stack[stack.count - 1].next = i
+          stack.append((child, 0))
+        } else {
+          stack.removeLast()
+          postorder.append(top.symbol)
+        }
+      }
+    }
+    postorder.reverse()
+    return postorder
+  }
+
+  /// The coefficient of `symbol` in every row's expansion (its column in the canonical
+  /// tableau), found by pushing a unit change forward through the rows that depend on it.
+  mutating func column(of symbol: Symbol) -> [(basic: Symbol, coefficient: Double)] {
+    let order = dependents(of: [symbol])
+    accumulator[symbol.index] = 1
+    var result: [(basic: Symbol, coefficient: Double)] = []
+    for b in order where b != symbol {
+      let row = rows[Int(basicSlot[b.index])]
+      var d = 0.0
+      for i in row.symbols.indices {
+        d += row.coefficients[i] * accumulator[row.symbols[i].index]
+      }
+      accumulator[b.index] = d
+      if !nearZero(d) { result.append((b, d)) }
+    }
+    for b in order { accumulator[b.index] = 0 }
+    return result
+  }
+
+  /// Recomputes the values of the symbols in `staleValues` and of everything that depends
+  /// on them, queues restricted rows that went negative for the dual simplex, and flags
+  /// changed external values. Returns `false` when a basic dummy (a redundant required
+  /// equality) is no longer zero.
+  @discardableResult
+  mutating func updateValues() -> Bool {
+    guard !staleValues.isEmpty else { return true }
+    let seeds = staleValues
+    staleValues.removeAll(keepingCapacity: true)
+    var consistent = true
+    for s in dependents(of: seeds) {
+      let slot = basicSlot[s.index]
+      let v = slot >= 0 ? evaluate(rows[Int(slot)]) : 0
+      if v != values[s.index] {
+        values[s.index] = v
+        noteChanged(s)
+      }
+      guard slot >= 0 && !s.isExternal else { continue }
+      if s.isDummy {
+        if !nearZero(v) { consistent = false }
+      } else if v < 0 {
+        infeasible.append(s)
+      }
+    }
+    return consistent
+  }
+}
