@@ -29,11 +29,9 @@ extension Tableau {
   mutating func addToObjective(_ symbol: Symbol, weight: Double) {
     if var row = row(of: symbol) {
       if lazy { row = expand(row) }
-      objective.add(row, times: weight, scratch: &scratch)
-      scratch.added.removeAll(keepingCapacity: true)
-      scratch.removed.removeAll(keepingCapacity: true)
+      objective.add(row, times: weight)
     } else {
-      objective.insert(symbol, weight)
+      objective.add(symbol, weight)
     }
   }
 }

@@ -67,11 +67,13 @@ public final class Solver {
   /// Copies the current solution into the variables' values. Only variables whose rows
   /// changed since the last call are visited, so a tick that moves few values is cheap.
   public func updateVariables() {
-    for symbol in tableau.changedExternals {
-      variableValues[Int(symbolVariables[symbol.index])] = tableau.values[symbol.index]
-      tableau.changed[symbol.index] = false
+    symbolVariables.withUnsafeBufferPointer { variableOf in
+      variableValues.withUnsafeMutableBufferPointer { out in
+        tableau.drainChangedValues { symbol, value in
+          out[Int(variableOf[symbol.index])] = value
+        }
+      }
     }
-    tableau.changedExternals.removeAll(keepingCapacity: true)
   }
 
   func mapSymbol(_ symbol: Symbol, to variable: Variable) {

@@ -9,7 +9,8 @@ extension Tableau {
   /// Minimises the objective (or the phase-one objective) by primal pivots.
   mutating func optimize(artificialPhase: Bool = false) {
     while true {
-      let entering = enteringSymbol(artificialPhase ? artificial! : objective)
+      let entering =
+        artificialPhase ? enteringSymbol(artificial!) : objective.enteringSymbol()
       guard entering.isValid else { return }
       let leaving = leavingSymbol(for: entering)
       // The objective is a sum of non-negative errors with positive weights, so it is

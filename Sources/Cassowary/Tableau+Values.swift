@@ -113,26 +113,35 @@ extension Tableau {
   /// first), so values can be recomputed in this order.
   mutating func dependents(of seeds: [Symbol]) -> [Symbol] {
     nextEpoch()
+    // Reused buffers, taken out of `self` for the traversal.
     var postorder: [Symbol] = []
-    var stack: [(symbol: Symbol, next: Int)] = []
-    for root in seeds where visitMarks[root.index] != visitEpoch {
-      visitMarks[root.index] = visitEpoch
+    var stack: [(symbol: Symbol, next: Int32)] = []
+    swap(&postorder, &traversalOrder)
+    swap(&stack, &traversalStack)
+    postorder.removeAll(keepingCapacity: true)
+    let epoch = visitEpoch
+    for root in seeds where visitMarks[root.index] != epoch {
+      visitMarks[root.index] = epoch
+      compactIfNeeded(root)
       stack.append((root, 0))
-      while let top = stack.last {
-        let referrers = slots(holding: top.symbol)
-        var i = top.next
+      while !stack.isEmpty {
+        let top = stack[stack.count - 1]
+        let column = top.symbol.index
+        var i = Int(top.next)
+        let end = columns[column].count
         var child = Symbol.invalid
-        while i < referrers.count {
-          let b = rowBasic[Int(referrers[i])]
+        while i < end {
+          let b = rowBasic[Int(columns[column][i])]
           i &+= 1
-          if visitMarks[b.index] != visitEpoch {
+          if visitMarks[b.index] != epoch {
             child = b
             break
           }
         }
         if child.isValid {
-          visitMarks[child.index] = visitEpoch
-          stack[stack.count - 1].next = i
+          visitMarks[child.index] = epoch
+          compactIfNeeded(child)
+          stack[stack.count - 1].next = Int32(i)
           stack.append((child, 0))
         } else {
           stack.removeLast()
@@ -141,7 +150,14 @@ extension Tableau {
       }
     }
     postorder.reverse()
-    return postorder
+    swap(&stack, &traversalStack)
+    let result = postorder
+    swap(&postorder, &traversalOrder)
+    return result
+  }
+
+  @inline(__always) mutating func compactIfNeeded(_ symbol: Symbol) {
+    if columns[symbol.index].count != Int(columnCounts[symbol.index]) { compactColumn(symbol) }
   }
 
   /// The coefficient of `symbol` in every row's expansion (its column in the canonical
@@ -170,12 +186,28 @@ extension Tableau {
   @discardableResult
   mutating func updateValues() -> Bool {
     guard !staleValues.isEmpty else { return true }
-    let seeds = staleValues
-    staleValues.removeAll(keepingCapacity: true)
+    var seeds: [Symbol] = []
+    swap(&seeds, &staleValues)
+    let order = dependents(of: seeds)
+    seeds.removeAll(keepingCapacity: true)
+    swap(&seeds, &staleValues)
     var consistent = true
-    for s in dependents(of: seeds) {
-      let slot = basicSlot[s.index]
-      let v = slot >= 0 ? evaluate(rows[Int(slot)]) : 0
+    for s in order {
+      let slot = Int(basicSlot[s.index])
+      var v = 0.0
+      if slot >= 0 {
+        v = rows.withUnsafeBufferPointer { rows in
+          values.withUnsafeBufferPointer { values in
+            rows[slot].symbols.withUnsafeBufferPointer { symbols in
+              rows[slot].coefficients.withUnsafeBufferPointer { coefficients in
+                var sum = rows[slot].constant
+                for i in 0..<symbols.count { sum += coefficients[i] * values[symbols[i].index] }
+                return sum
+              }
+            }
+          }
+        }
+      }
       if v != values[s.index] {
         values[s.index] = v
         noteChanged(s)

@@ -40,6 +40,8 @@ struct Tableau {
   var visitMarks: [UInt32] = []
   var visitEpoch: UInt32 = 0
   var accumulator: [Double] = []
+  var traversalOrder: [Symbol] = []
+  var traversalStack: [(symbol: Symbol, next: Int32)] = []
 
   // MARK: - Rows, indexed by slot
   var rows: [Row] = []
@@ -48,7 +50,7 @@ struct Tableau {
   var slotMarks: [UInt32] = []
   var markEpoch: UInt32 = 0
 
-  var objective = Row()
+  var objective = Objective()
   /// The phase-one objective while a required constraint is added through an artificial
   /// variable; `nil` otherwise.
   var artificial: Row?
@@ -100,6 +102,15 @@ struct Tableau {
   @inline(__always) func row(of symbol: Symbol) -> Row? {
     let slot = basicSlot[symbol.index]
     return slot >= 0 ? rows[Int(slot)] : nil
+  }
+
+  /// Hands every external value changed since the last call to `body` (symbol, value).
+  mutating func drainChangedValues(_ body: (Symbol, Double) -> Void) {
+    for symbol in changedExternals {
+      changed[symbol.index] = false
+      body(symbol, values[symbol.index])
+    }
+    changedExternals.removeAll(keepingCapacity: true)
   }
 
   /// Notes that an external symbol's value may have changed, for the next read-out.
@@ -230,12 +241,7 @@ struct Tableau {
 
   /// Replaces `symbol` by `row` in the objectives.
   mutating func substituteInObjectives(_ symbol: Symbol, with row: Row) {
-    let c = objective.remove(symbol)
-    if c != 0 {
-      objective.add(row, times: c, scratch: &scratch)
-      scratch.added.removeAll(keepingCapacity: true)
-      scratch.removed.removeAll(keepingCapacity: true)
-    }
+    objective.substitute(symbol, with: row)
     if artificial != nil {
       let a = artificial!.remove(symbol)
       if a != 0 {

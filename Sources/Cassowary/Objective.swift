@@ -1,0 +1,117 @@
+/// The objective row, stored densely by symbol index with a min-heap of the symbols whose
+/// coefficient is negative.
+///
+/// Every non-required constraint adds error terms to the objective, so in a tree of N views
+/// it holds O(N) cells; kept as a sorted row, each addition would merge all of them and each
+/// optimisation would scan them for an entering symbol, O(N²) over a build. Here an update
+/// costs O(cells of the row added) and the entering symbol (the lowest negative one, Bland's
+/// rule) comes off the heap.
+struct Objective {
+  /// Coefficient per symbol index; 0 for symbols not in the objective.
+  var coefficients: [Double] = []
+  /// The full symbol (kind and index) last stored at each index, to validate heap entries.
+  var symbolAt: [Symbol] = []
+  /// Candidate symbols with a negative coefficient, lowest first; entries are validated
+  /// when they reach the top.
+  var negatives: [Symbol] = []
+  var constant: Double = 0
+  /// Number of non-zero coefficients.
+  var count = 0
+
+  @inline(__always)
+  func coefficient(for symbol: Symbol) -> Double {
+    symbol.index < coefficients.count ? coefficients[symbol.index] : 0
+  }
+
+  /// `self += c · symbol`, dropping the cell when the sum is near zero.
+  @inline(__always)
+  mutating func add(_ symbol: Symbol, _ c: Double) {
+    let i = symbol.index
+    if i >= coefficients.count {
+      let grow = Swift.max(i + 1, coefficients.count * 2)
+      coefficients.append(contentsOf: repeatElement(0, count: grow - coefficients.count))
+      symbolAt.append(contentsOf: repeatElement(.invalid, count: grow - symbolAt.count))
+    }
+    let old = coefficients[i]
+    var new = old + c
+    if nearZero(new) { new = 0 }
+    coefficients[i] = new
+    symbolAt[i] = symbol
+    if old == 0 && new != 0 { count &+= 1 } else if old != 0 && new == 0 { count &-= 1 }
+    if new < 0 && old >= 0 && !symbol.isDummy { push(symbol) }
+  }
+
+  /// `self += k · row`.
+  mutating func add(_ row: Row, times k: Double) {
+    constant += k * row.constant
+    for i in row.symbols.indices { add(row.symbols[i], k * row.coefficients[i]) }
+  }
+
+  /// Removes the cell of `symbol`, returning its coefficient.
+  @discardableResult
+  mutating func remove(_ symbol: Symbol) -> Double {
+    let c = coefficient(for: symbol)
+    if c != 0 {
+      coefficients[symbol.index] = 0
+      count &-= 1
+    }
+    return c
+  }
+
+  /// Replaces `symbol` by `row`.
+  mutating func substitute(_ symbol: Symbol, with row: Row) {
+    let c = remove(symbol)
+    if c != 0 { add(row, times: c) }
+  }
+
+  /// The lowest non-dummy symbol with a negative coefficient, or `.invalid`.
+  mutating func enteringSymbol() -> Symbol {
+    while let top = negatives.first {
+      if symbolAt[top.index] == top && coefficients[top.index] < 0 { return top }
+      popTop()
+    }
+    return .invalid
+  }
+
+  /// The symbols with a non-zero coefficient (for checks and tests).
+  var symbols: [Symbol] {
+    coefficients.indices.filter { coefficients[$0] != 0 }.map { symbolAt[$0] }
+  }
+
+  // MARK: - Heap
+
+  mutating func push(_ symbol: Symbol) {
+    if negatives.count > 4 &* count &+ 64 { rebuildHeap() }
+    negatives.append(symbol)
+    var child = negatives.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard negatives[child] < negatives[parent] else { break }
+      negatives.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  /// Drops stale entries: the heap then holds exactly the negative cells.
+  mutating func rebuildHeap() {
+    let live = negatives.filter { symbolAt[$0.index] == $0 && coefficients[$0.index] < 0 }
+    negatives = []
+    for s in Set(live) { push(s) }
+  }
+
+  mutating func popTop() {
+    let last = negatives.removeLast()
+    guard !negatives.isEmpty else { return }
+    negatives[0] = last
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      guard left < negatives.count else { break }
+      var smallest = left
+      if left + 1 < negatives.count && negatives[left + 1] < negatives[left] { smallest = left + 1 }
+      guard negatives[smallest] < negatives[parent] else { break }
+      negatives.swapAt(parent, smallest)
+      parent = smallest
+    }
+  }
+}
