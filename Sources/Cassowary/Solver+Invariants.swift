@@ -35,6 +35,9 @@ extension Tableau {
         precondition(columns[s.index].contains(Int32(slot)), "column index misses a row")
         counts[s.index] += 1
       }
+      for s in row.symbols where isBasic(s) {
+        precondition(levels[s.index] < levels[basic.index], "a row sits below what it names")
+      }
       let value = values[basic.index]
       let recomputed = evaluate(row)
       precondition(

@@ -186,39 +186,83 @@ extension Tableau {
   @discardableResult
   mutating func updateValues() -> Bool {
     guard !staleValues.isEmpty else { return true }
-    var seeds: [Symbol] = []
-    swap(&seeds, &staleValues)
-    let order = dependents(of: seeds)
-    seeds.removeAll(keepingCapacity: true)
-    swap(&seeds, &staleValues)
+    nextEpoch()
+    let epoch = visitEpoch
+    var lowest = Int.max
+    var highest = -1
+    for s in staleValues where visitMarks[s.index] != epoch {
+      visitMarks[s.index] = epoch
+      let level = Int(levels[s.index])
+      enqueue(s, level: level)
+      lowest = Swift.min(lowest, level)
+      highest = Swift.max(highest, level)
+    }
+    staleValues.removeAll(keepingCapacity: true)
+
+    // Level by level: every row a symbol's row names sits on a lower level, so its value is
+    // final when the symbol is recomputed. Only rows whose inputs changed are visited.
     var consistent = true
-    for s in order {
-      let slot = Int(basicSlot[s.index])
-      var v = 0.0
-      if slot >= 0 {
-        v = rows.withUnsafeBufferPointer { rows in
-          values.withUnsafeBufferPointer { values in
-            rows[slot].symbols.withUnsafeBufferPointer { symbols in
-              rows[slot].coefficients.withUnsafeBufferPointer { coefficients in
-                var sum = rows[slot].constant
-                for i in 0..<symbols.count { sum += coefficients[i] * values[symbols[i].index] }
-                return sum
-              }
+    var level = lowest
+    while level <= highest {
+      var item = levelHeads[level]
+      levelHeads[level] = -1
+      while item >= 0 {
+        let s = queuedSymbols[Int(item)]
+        item = queuedNext[Int(item)]
+        let slot = Int(basicSlot[s.index])
+        let v = slot >= 0 ? evaluateSlot(slot) : 0
+        if v != values[s.index] {
+          values[s.index] = v
+          noteChanged(s)
+          compactIfNeeded(s)
+          let referrers = columns[s.index]
+          for slot in referrers {
+            let b = rowBasic[Int(slot)]
+            if visitMarks[b.index] != epoch {
+              visitMarks[b.index] = epoch
+              let up = Int(levels[b.index])
+              enqueue(b, level: up)
+              if up > highest { highest = up }
             }
           }
         }
+        guard slot >= 0 && !s.isExternal else { continue }
+        if s.isDummy {
+          if !nearZero(v) { consistent = false }
+        } else if v < 0 {
+          infeasible.append(s)
+        }
       }
-      if v != values[s.index] {
-        values[s.index] = v
-        noteChanged(s)
-      }
-      guard slot >= 0 && !s.isExternal else { continue }
-      if s.isDummy {
-        if !nearZero(v) { consistent = false }
-      } else if v < 0 {
-        infeasible.append(s)
+      level &+= 1
+    }
+    queuedSymbols.removeAll(keepingCapacity: true)
+    queuedNext.removeAll(keepingCapacity: true)
+    return consistent
+  }
+
+  @inline(__always)
+  mutating func enqueue(_ symbol: Symbol, level: Int) {
+    if level >= levelHeads.count {
+      levelHeads.append(contentsOf: repeatElement(-1, count: level + 1 - levelHeads.count))
+    }
+    queuedSymbols.append(symbol)
+    queuedNext.append(levelHeads[level])
+    levelHeads[level] = Int32(queuedSymbols.count - 1)
+  }
+
+  /// The value of the row in `slot` over the current values.
+  @inline(__always)
+  func evaluateSlot(_ slot: Int) -> Double {
+    rows.withUnsafeBufferPointer { rows in
+      values.withUnsafeBufferPointer { values in
+        rows[slot].symbols.withUnsafeBufferPointer { symbols in
+          rows[slot].coefficients.withUnsafeBufferPointer { coefficients in
+            var sum = rows[slot].constant
+            for i in 0..<symbols.count { sum += coefficients[i] * values[symbols[i].index] }
+            return sum
+          }
+        }
       }
     }
-    return consistent
   }
 }

@@ -40,6 +40,17 @@ struct Tableau {
   var visitMarks: [UInt32] = []
   var visitEpoch: UInt32 = 0
   var accumulator: [Double] = []
+  /// A topological level per symbol: 0 when parametric, else one more than the highest
+  /// level among the basic symbols its row names. Rows that name a symbol always sit
+  /// higher, so values can be brought up to date level by level, visiting only rows whose
+  /// inputs changed. Levels are upper bounds: they are raised when needed, never lowered
+  /// below that rule.
+  var levels: [Int32] = []
+  /// Per-level work lists for `updateValues()`, as linked lists in flat arrays: the first
+  /// item of each level, and each item's symbol and successor.
+  var levelHeads: [Int32] = []
+  var queuedSymbols: [Symbol] = []
+  var queuedNext: [Int32] = []
   var traversalOrder: [Symbol] = []
   var traversalStack: [(symbol: Symbol, next: Int32)] = []
 
@@ -71,6 +82,7 @@ struct Tableau {
   mutating func newSymbol(_ kind: Symbol.Kind) -> Symbol {
     if let index = freeSymbols.popLast() {
       values[Int(index)] = 0
+      levels[Int(index)] = 0
       return Symbol(kind, index: Int(index))
     }
     let index = basicSlot.count
@@ -79,6 +91,7 @@ struct Tableau {
     columns.append([])
     columnCounts.append(0)
     values.append(0)
+    levels.append(0)
     changed.append(false)
     visitMarks.append(0)
     accumulator.append(0)
@@ -194,6 +207,7 @@ struct Tableau {
     noteBasis(basic, basic: true)
     basicSlot[basic.index] = slot
     for symbol in row.symbols { noteAdded(symbol, in: slot) }
+    setLevel(basic, level(of: row))
     staleValues.append(basic)
   }
 
@@ -205,6 +219,7 @@ struct Tableau {
     for symbol in row.symbols { noteRemoved(symbol) }
     rowBasic[slot] = .invalid
     basicSlot[basic.index] = -1
+    levels[basic.index] = 0
     noteBasis(basic, basic: false)
     freeSlots.append(Int32(slot))
     staleValues.append(basic)
@@ -217,6 +232,31 @@ struct Tableau {
     rows[slot] = row
     let slot32 = Int32(slot)
     for symbol in row.symbols { noteAdded(symbol, in: slot32) }
+  }
+
+  /// The level a basic symbol with this row needs.
+  func level(of row: Row) -> Int32 {
+    var highest: Int32 = 0
+    for s in row.symbols where basicSlot[s.index] >= 0 {
+      highest = Swift.max(highest, levels[s.index])
+    }
+    return highest &+ 1
+  }
+
+  /// Sets a basic symbol's level, raising the rows that name it (and theirs) as needed.
+  mutating func setLevel(_ symbol: Symbol, _ level: Int32) {
+    levels[symbol.index] = level
+    var stack = [symbol]
+    while let s = stack.popLast() {
+      let above = levels[s.index] &+ 1
+      for slot in slots(holding: s) {
+        let r = rowBasic[Int(slot)]
+        if levels[r.index] < above {
+          levels[r.index] = above
+          stack.append(r)
+        }
+      }
+    }
   }
 
   /// `rows[slot] += k · other`, keeping the column index exact.
@@ -295,6 +335,8 @@ struct Tableau {
     basicSlot[leaving.index] = -1
     noteBasis(leaving, basic: false)
     rowBasic[slot] = entering
+    levels[leaving.index] = 0
+    setLevel(entering, level(of: rows[slot]))
     staleValues.append(leaving)
     staleValues.append(entering)
     if lazy {
