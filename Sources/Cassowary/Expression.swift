@@ -26,16 +26,17 @@ public struct Expression: Hashable, Sendable {
 
   /// Sums the coefficients of repeated variables and drops zero terms, keeping first-use order.
   public func reduced() -> Expression {
-    var order: [Variable] = []
-    var sums: [Variable: Double] = [:]
+    // Layout constraints have a handful of terms: a quadratic scan beats hashing.
+    var kept: [Term] = []
+    kept.reserveCapacity(terms.count)
     for term in terms {
-      if sums[term.variable] == nil { order.append(term.variable) }
-      sums[term.variable, default: 0] += term.coefficient
+      if let i = kept.firstIndex(where: { $0.variable == term.variable }) {
+        kept[i].coefficient += term.coefficient
+      } else {
+        kept.append(term)
+      }
     }
-    let kept = order.compactMap { v -> Term? in
-      let c = sums[v]!
-      return c == 0 ? nil : Term(v, c)
-    }
+    kept.removeAll { $0.coefficient == 0 }
     return Expression(kept, constant: constant)
   }
 

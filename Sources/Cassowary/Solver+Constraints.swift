@@ -51,6 +51,11 @@ extension Solver {
       throw .unknownVariable(term.variable)
     }
 
+    if representation == .adaptive && !tableau.lazy
+      && tableau.cellCount > 8 &* tableau.rowCount &+ 64
+    {
+      tableau.lazy = true
+    }
     // Canonical: write the expression over parametric symbols by replacing basic variables
     // with their rows. Lazy: name basic variables as they are.
     var row = Row(constant: constant)
@@ -128,8 +133,9 @@ extension Solver {
       }
     }
 
-    for error in [marker, other] where error.isValid && error.kind == .error {
-      tableau.addToObjective(error, weight: strength.value)
+    if marker.kind == .error { tableau.addToObjective(marker, weight: strength.value) }
+    if other.isValid && other.kind == .error {
+      tableau.addToObjective(other, weight: strength.value)
     }
     let record = ConstraintRecord(
       constraint: constraint, marker: marker, other: other, strength: strength,
@@ -189,8 +195,11 @@ extension Solver {
   func erase(record index: Int32) {
     let record = records[Int(index)]
     constraintIndex.removeValue(forKey: ObjectIdentifier(record.constraint!))
-    for error in [record.marker, record.other] where error.isValid && error.kind == .error {
-      tableau.addToObjective(error, weight: -record.strength.value)
+    if record.marker.kind == .error {
+      tableau.addToObjective(record.marker, weight: -record.strength.value)
+    }
+    if record.other.isValid && record.other.kind == .error {
+      tableau.addToObjective(record.other, weight: -record.strength.value)
     }
     let marker = record.marker
     if !tableau.isBasic(marker) {

@@ -29,8 +29,12 @@ public final class Solver {
 
   /// How the tableau stores its rows. Both give the same solutions; they differ in cost.
   public enum Representation: Sendable {
+    /// Canonical while the rows stay short, lazy from the first sign of fill-in (rows
+    /// averaging over eight cells): small systems keep the canonical tableau's cheap
+    /// suggestions, large ones never fill in. The default.
+    case adaptive
     /// Rows may name other basic variables (without cycles) and are expanded only when a
-    /// pivot needs them. A stack of N views costs O(N) instead of O(N²). The default.
+    /// pivot needs them. A stack of N views costs O(N) instead of O(N²).
     case lazy
     /// kiwi's canonical tableau: every row is written over parametric symbols only.
     case canonical
@@ -38,10 +42,13 @@ public final class Solver {
 
   public let representation: Representation
 
-  public init(representation: Representation = .lazy) {
+  public init(representation: Representation = .adaptive) {
     self.representation = representation
     tableau = Tableau(lazy: representation == .lazy)
   }
+
+  /// Whether the tableau currently lets rows name basic symbols.
+  public var isLazy: Bool { tableau.lazy }
 
   // MARK: - Variables
 

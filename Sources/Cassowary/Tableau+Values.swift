@@ -253,7 +253,9 @@ extension Tableau {
   /// The value of the row in `slot` over the current values.
   @inline(__always)
   func evaluateSlot(_ slot: Int) -> Double {
-    rows.withUnsafeBufferPointer { rows in
+    // A canonical row names parametric symbols only, whose values are 0.
+    if !lazy { return rows[slot].constant }
+    return rows.withUnsafeBufferPointer { rows in
       values.withUnsafeBufferPointer { values in
         rows[slot].symbols.withUnsafeBufferPointer { symbols in
           rows[slot].coefficients.withUnsafeBufferPointer { coefficients in

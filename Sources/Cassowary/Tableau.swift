@@ -19,8 +19,13 @@
 /// `Tableau` is a value type so that the rare operation that might fail half-way (adding a
 /// required constraint through an artificial variable) can restore a copy.
 struct Tableau {
-  /// Whether rows may name basic symbols (see above).
-  let lazy: Bool
+  /// Whether rows may name basic symbols (see above). A canonical tableau is also a valid
+  /// lazy one, so this can switch from `false` to `true` at any time, never back.
+  var lazy: Bool
+  /// Cells in all rows, to notice fill-in.
+  var cellCount = 0
+  /// Rows in the tableau.
+  var rowCount = 0
 
   // MARK: - Per-symbol state, indexed by `Symbol.index`
   var basicSlot: [Int32] = []
@@ -139,6 +144,7 @@ struct Tableau {
     let i = symbol.index
     columns[i].append(slot)
     columnCounts[i] &+= 1
+    cellCount &+= 1
     if columnCounts[i] == 1 && symbol.isExternal && basicSlot[i] < 0 {
       referencedParametricExternals &+= 1
     }
@@ -147,6 +153,7 @@ struct Tableau {
 
   @inline(__always) mutating func noteRemoved(_ symbol: Symbol) {
     columnCounts[symbol.index] &-= 1
+    cellCount &-= 1
     if columnCounts[symbol.index] == 0 && symbol.isExternal && basicSlot[symbol.index] < 0 {
       referencedParametricExternals &-= 1
     }
@@ -206,6 +213,7 @@ struct Tableau {
     }
     noteBasis(basic, basic: true)
     basicSlot[basic.index] = slot
+    rowCount &+= 1
     for symbol in row.symbols { noteAdded(symbol, in: slot) }
     setLevel(basic, level(of: row))
     staleValues.append(basic)
@@ -219,6 +227,7 @@ struct Tableau {
     for symbol in row.symbols { noteRemoved(symbol) }
     rowBasic[slot] = .invalid
     basicSlot[basic.index] = -1
+    rowCount &-= 1
     levels[basic.index] = 0
     noteBasis(basic, basic: false)
     freeSlots.append(Int32(slot))
@@ -246,6 +255,7 @@ struct Tableau {
   /// Sets a basic symbol's level, raising the rows that name it (and theirs) as needed.
   mutating func setLevel(_ symbol: Symbol, _ level: Int32) {
     levels[symbol.index] = level
+    if columnCounts[symbol.index] == 0 { return }
     var stack = [symbol]
     while let s = stack.popLast() {
       let above = levels[s.index] &+ 1

@@ -11,7 +11,7 @@ public struct ScriptRunner {
   var labels: [String: Constraint] = [:]
   var file: String
 
-  public init(file: String, representation: Solver.Representation = .lazy) {
+  public init(file: String, representation: Solver.Representation = .adaptive) {
     self.file = file
     solver = Solver(representation: representation)
   }
@@ -41,7 +41,7 @@ public struct ScriptRunner {
 
   /// Runs a whole script and returns its blocks.
   public static func run(
-    _ script: Script, file: String, representation: Solver.Representation = .lazy
+    _ script: Script, file: String, representation: Solver.Representation = .adaptive
   ) throws(ScriptError) -> [Block] {
     var runner = ScriptRunner(file: file, representation: representation)
     var blocks: [Block] = []

@@ -36,11 +36,12 @@ extension SolverWorkload {
   /// ticks until `minimumTicks` ticks or `timeLimitNs` have passed, whichever comes first,
   /// but always at least one full cycle of six tick values.
   public func measure(
-    size: Int, minimumTicks: Int = 200, timeLimitNs: UInt64 = 1_000_000_000
+    size: Int, representation: Solver.Representation = .adaptive, minimumTicks: Int = 200,
+    timeLimitNs: UInt64 = 1_000_000_000
   ) -> SolverBenchResult {
-    if size <= 200 || self == .enaml { _ = build(size: size) }
+    if size <= 200 || self == .enaml { _ = build(size: size, representation: representation) }
     let start = monotonicNanos()
-    let system = build(size: size)
+    let system = build(size: size, representation: representation)
     let buildNs = Double(monotonicNanos() - start)
     let buildCounters = system.solver.counters
 

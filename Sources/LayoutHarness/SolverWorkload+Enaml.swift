@@ -145,8 +145,8 @@ extension SolverWorkload {
     }
   }()
 
-  static func enaml() -> SolverSystem {
-    let s = Solver()
+  static func enaml(_ representation: Solver.Representation) -> SolverSystem {
+    let s = Solver(representation: representation)
     let width = s.makeVariable("width")
     let height = s.makeVariable("height")
     var variables = ["width": width, "height": height]

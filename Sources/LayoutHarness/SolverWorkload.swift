@@ -42,15 +42,15 @@ public final class SolverSystem {
 extension SolverWorkload {
   /// Builds the system of size `size` (ignored by `enaml`): adds every constraint, then
   /// calls `updateVariables()`. This is the `buildNs` region.
-  public func build(size n: Int) -> SolverSystem {
+  public func build(size n: Int, representation: Solver.Representation = .adaptive) -> SolverSystem {
     let system: SolverSystem
     switch self {
-    case .chain: system = SolverWorkload.chain(n, churn: nil)
-    case .churn: system = SolverWorkload.chain(n, churn: .preference)
-    case .churnLink: system = SolverWorkload.chain(n, churn: .link)
-    case .wide: system = SolverWorkload.wide(n)
-    case .deep: system = SolverWorkload.deep(n)
-    case .enaml: system = SolverWorkload.enaml()
+    case .chain: system = SolverWorkload.chain(n, churn: nil, representation)
+    case .churn: system = SolverWorkload.chain(n, churn: .preference, representation)
+    case .churnLink: system = SolverWorkload.chain(n, churn: .link, representation)
+    case .wide: system = SolverWorkload.wide(n, representation)
+    case .deep: system = SolverWorkload.deep(n, representation)
+    case .enaml: system = SolverWorkload.enaml(representation)
     }
     system.solver.updateVariables()
     return system
@@ -68,8 +68,10 @@ extension SolverWorkload {
 
   static let chainOffsets: [Double] = [120, -60, 300, -25, 10, -140]
 
-  static func chain(_ n: Int, churn: Churn?) -> SolverSystem {
-    let s = Solver()
+  static func chain(
+    _ n: Int, churn: Churn?, _ representation: Solver.Representation
+  ) -> SolverSystem {
+    let s = Solver(representation: representation)
     let width = s.makeVariable("W")
     try! s.addEditVariable(width, strength: .strong)
     let initial = 58 * Double(n) + 8
@@ -111,8 +113,8 @@ extension SolverWorkload {
     }
   }
 
-  static func wide(_ n: Int) -> SolverSystem {
-    let s = Solver()
+  static func wide(_ n: Int, _ representation: Solver.Representation) -> SolverSystem {
+    let s = Solver(representation: representation)
     let rx = s.makeVariable("Rx")
     let rw = s.makeVariable("Rw")
     try! s.addEditVariable(rw, strength: .strong)
@@ -132,8 +134,8 @@ extension SolverWorkload {
     return SolverSystem(solver: s) { t in try! s.suggestValue(rw, values[t % 6]) }
   }
 
-  static func deep(_ d: Int) -> SolverSystem {
-    let s = Solver()
+  static func deep(_ d: Int, _ representation: Solver.Representation) -> SolverSystem {
+    let s = Solver(representation: representation)
     var x = [s.makeVariable("x0")]
     var w = [s.makeVariable("w0")]
     try! s.addEditVariable(w[0], strength: .strong)

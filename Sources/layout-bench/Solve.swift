@@ -21,8 +21,8 @@ struct Solve: ParsableCommand {
   @Flag(help: "Print the blocks as JSON: {\"blocks\": [{\"name\": value, ...}, ...]}.")
   var json = false
 
-  @Option(help: "The solver's tableau: lazy (the default) or canonical (kiwi's).")
-  var representation: RepresentationOption = .lazy
+  @Option(help: "The solver's tableau: adaptive (the default), lazy or canonical (kiwi's).")
+  var representation: RepresentationOption = .adaptive
 
   func run() throws {
     let bytes = try readInput(file)
@@ -57,9 +57,15 @@ struct Solve: ParsableCommand {
 }
 
 enum RepresentationOption: String, ExpressibleByArgument, CaseIterable {
-  case lazy, canonical
+  case adaptive, lazy, canonical
 
-  var value: Solver.Representation { self == .lazy ? .lazy : .canonical }
+  var value: Solver.Representation {
+    switch self {
+    case .adaptive: .adaptive
+    case .lazy: .lazy
+    case .canonical: .canonical
+    }
+  }
 }
 
 /// Reads a file, or standard input for `-`, failing with a message that names the file.

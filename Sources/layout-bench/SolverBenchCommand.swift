@@ -1,4 +1,5 @@
 import ArgumentParser
+import Cassowary
 import LayoutHarness
 internal import Foundation
 
@@ -22,6 +23,9 @@ struct SolverBenchCommand: ParsableCommand {
   @Option(help: "The system size N (boxes, children or depth; ignored by enaml).")
   var size: Int = 1000
 
+  @Option(help: "The solver's tableau: adaptive (the default), lazy or canonical (kiwi's).")
+  var representation: RepresentationOption = .adaptive
+
   @Option(help: "Minimum number of measured ticks (fewer if they take over 1 s in all).")
   var ticks: Int = 200
 
@@ -38,7 +42,8 @@ struct SolverBenchCommand: ParsableCommand {
   }
 
   func run() throws {
-    let result = workload.measure(size: size, minimumTicks: ticks)
+    let result = workload.measure(
+      size: size, representation: representation.value, minimumTicks: ticks)
     if let json {
       try writeOutput(result.json + "\n", to: json)
       if json == "-" { return }
