@@ -6,8 +6,9 @@ import LayoutHarness
 // and the in-place constant change. Names follow `Solver.operation.shapeN`.
 //
 // Wall clock is noisy on shared machines and is compared between baselines only; the
-// committed thresholds (Benchmarks/Thresholds, `thresholds check`) hold malloc counts and
-// the solver's pivot counter, which are deterministic.
+// committed thresholds (Benchmarks/Thresholds, `thresholds check --path
+// Benchmarks/Thresholds`) hold malloc counts and the solver's pivot counter, which are
+// deterministic (malloc counts to within a few allocations).
 
 /// A built system plus the index of the next tick, shared across iterations.
 final class TickState {
@@ -26,7 +27,9 @@ let benchmarks: @Sendable () -> Void = {
     maxDuration: .seconds(1),
     maxIterations: 200,
     thresholds: [
-      .mallocCountTotal: .init(relative: [.p90: 0], absolute: [.p90: 0]),
+      // Malloc counts move by a handful between processes (hash seeds reorder a few
+      // internal tables), never by 1%; pivots are exactly reproducible.
+      .mallocCountTotal: .init(relative: [.p90: 1]),
       pivots: .init(relative: [.p90: 0], absolute: [.p90: 0]),
     ]
   )
