@@ -188,66 +188,127 @@ extension Tableau {
     guard !staleValues.isEmpty else { return true }
     nextEpoch()
     let epoch = visitEpoch
+    // The work lists live outside `self` during the loop, sized so that they never grow
+    // inside it: each symbol is queued at most once per call.
+    var queue: [Symbol] = []
+    var next: [Int32] = []
+    var heads: [Int32] = []
+    var changedOut: [Symbol] = []
+    var negatives: [Symbol] = []
+    swap(&queue, &queuedSymbols)
+    swap(&next, &queuedNext)
+    swap(&heads, &levelHeads)
+    swap(&changedOut, &changedExternals)
+    swap(&negatives, &infeasible)
+    // Each symbol is queued at most once per call, so lists as long as the symbol table
+    // never overflow; they are used through raw buffers in the loop.
+    let symbolCount = basicSlot.count
+    if queue.count < symbolCount {
+      queue.append(contentsOf: repeatElement(.invalid, count: symbolCount - queue.count))
+      next.append(contentsOf: repeatElement(-1, count: symbolCount - next.count))
+    }
+    if heads.count <= Int(highestLevel) + 1 {
+      heads.append(contentsOf: repeatElement(-1, count: Int(highestLevel) + 2 - heads.count))
+    }
+    var queued = 0
     var lowest = Int.max
     var highest = -1
     for s in staleValues where visitMarks[s.index] != epoch {
       visitMarks[s.index] = epoch
       let level = Int(levels[s.index])
-      enqueue(s, level: level)
+      queue[queued] = s
+      next[queued] = heads[level]
+      heads[level] = Int32(queued)
+      queued += 1
       lowest = Swift.min(lowest, level)
       highest = Swift.max(highest, level)
     }
     staleValues.removeAll(keepingCapacity: true)
 
     // Level by level: every row a symbol's row names sits on a lower level, so its value is
-    // final when the symbol is recomputed. Only rows whose inputs changed are visited.
+    // final when the symbol is recomputed. Only rows whose inputs changed are visited. A
+    // stale column entry only costs a recomputation that changes nothing.
     var consistent = true
-    var level = lowest
-    while level <= highest {
-      var item = levelHeads[level]
-      levelHeads[level] = -1
-      while item >= 0 {
-        let s = queuedSymbols[Int(item)]
-        item = queuedNext[Int(item)]
-        let slot = Int(basicSlot[s.index])
-        let v = slot >= 0 ? evaluateSlot(slot) : 0
-        if v != values[s.index] {
-          values[s.index] = v
-          noteChanged(s)
-          compactIfNeeded(s)
-          let referrers = columns[s.index]
-          for slot in referrers {
-            let b = rowBasic[Int(slot)]
-            if visitMarks[b.index] != epoch {
-              visitMarks[b.index] = epoch
-              let up = Int(levels[b.index])
-              enqueue(b, level: up)
-              if up > highest { highest = up }
+    let isLazy = lazy
+    queue.withUnsafeMutableBufferPointer { queue in
+    next.withUnsafeMutableBufferPointer { next in
+    heads.withUnsafeMutableBufferPointer { heads in
+    values.withUnsafeMutableBufferPointer { values in
+      visitMarks.withUnsafeMutableBufferPointer { marks in
+        changed.withUnsafeMutableBufferPointer { changed in
+          levels.withUnsafeBufferPointer { levels in
+            basicSlot.withUnsafeBufferPointer { basicSlot in
+              rowBasic.withUnsafeBufferPointer { rowBasic in
+                rows.withUnsafeBufferPointer { rows in
+                  columns.withUnsafeBufferPointer { columns in
+                    var level = lowest
+                    while level <= highest {
+                      var item = heads[level]
+                      heads[level] = -1
+                      while item >= 0 {
+                        let s = queue[Int(item)]
+                        item = next[Int(item)]
+                        let index = s.index
+                        let slot = Int(basicSlot[index])
+                        var v = 0.0
+                        if slot >= 0 {
+                          v = rows[slot].constant
+                          if isLazy {
+                            rows[slot].symbols.withUnsafeBufferPointer { symbols in
+                              rows[slot].coefficients.withUnsafeBufferPointer { coefficients in
+                                for i in 0..<symbols.count {
+                                  v += coefficients[i] * values[symbols[i].index]
+                                }
+                              }
+                            }
+                          }
+                        }
+                        if v != values[index] {
+                          values[index] = v
+                          if s.isExternal && !changed[index] {
+                            changed[index] = true
+                            changedOut.append(s)
+                          }
+                          columns[index].withUnsafeBufferPointer { referrers in
+                            for referrer in referrers {
+                              let b = rowBasic[Int(referrer)]
+                              guard b.isValid && marks[b.index] != epoch else { continue }
+                              marks[b.index] = epoch
+                              let up = Int(levels[b.index])
+                              queue[queued] = b
+                              next[queued] = heads[up]
+                              heads[up] = Int32(queued)
+                              queued &+= 1
+                              if up > highest { highest = up }
+                            }
+                          }
+                        }
+                        guard slot >= 0 && !s.isExternal else { continue }
+                        if s.isDummy {
+                          if !nearZero(v) { consistent = false }
+                        } else if v < 0 {
+                          negatives.append(s)
+                        }
+                      }
+                      level &+= 1
+                    }
+                  }
+                }
+              }
             }
           }
         }
-        guard slot >= 0 && !s.isExternal else { continue }
-        if s.isDummy {
-          if !nearZero(v) { consistent = false }
-        } else if v < 0 {
-          infeasible.append(s)
-        }
       }
-      level &+= 1
     }
-    queuedSymbols.removeAll(keepingCapacity: true)
-    queuedNext.removeAll(keepingCapacity: true)
+    }
+    }
+    }
+    swap(&queue, &queuedSymbols)
+    swap(&next, &queuedNext)
+    swap(&heads, &levelHeads)
+    swap(&changedOut, &changedExternals)
+    swap(&negatives, &infeasible)
     return consistent
-  }
-
-  @inline(__always)
-  mutating func enqueue(_ symbol: Symbol, level: Int) {
-    if level >= levelHeads.count {
-      levelHeads.append(contentsOf: repeatElement(-1, count: level + 1 - levelHeads.count))
-    }
-    queuedSymbols.append(symbol)
-    queuedNext.append(levelHeads[level])
-    levelHeads[level] = Int32(queuedSymbols.count - 1)
   }
 
   /// The value of the row in `slot` over the current values.

@@ -51,6 +51,8 @@ struct Tableau {
   /// inputs changed. Levels are upper bounds: they are raised when needed, never lowered
   /// below that rule.
   var levels: [Int32] = []
+  /// The highest level ever given (levels only grow), to size the work lists.
+  var highestLevel: Int32 = 0
   /// Per-level work lists for `updateValues()`, as linked lists in flat arrays: the first
   /// item of each level, and each item's symbol and successor.
   var levelHeads: [Int32] = []
@@ -255,6 +257,7 @@ struct Tableau {
   /// Sets a basic symbol's level, raising the rows that name it (and theirs) as needed.
   mutating func setLevel(_ symbol: Symbol, _ level: Int32) {
     levels[symbol.index] = level
+    if level > highestLevel { highestLevel = level }
     if columnCounts[symbol.index] == 0 { return }
     var stack = [symbol]
     while let s = stack.popLast() {
@@ -263,6 +266,7 @@ struct Tableau {
         let r = rowBasic[Int(slot)]
         if levels[r.index] < above {
           levels[r.index] = above
+          if above > highestLevel { highestLevel = above }
           stack.append(r)
         }
       }
