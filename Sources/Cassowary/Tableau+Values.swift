@@ -241,6 +241,7 @@ extension Tableau {
               rowBasic.withUnsafeBufferPointer { rowBasic in
                 rows.withUnsafeBufferPointer { rows in
                   columns.withUnsafeBufferPointer { columns in
+                  columnCounts.withUnsafeBufferPointer { columnCounts in
                     var level = lowest
                     while level <= highest {
                       var item = heads[level]
@@ -270,11 +271,16 @@ extension Tableau {
                             changedOut.append(s)
                           }
                           columns[index].withUnsafeBufferPointer { referrers in
+                            // A list longer than its count holds stale slots, which must be
+                            // skipped: their rows may sit below this level.
+                            let exact = referrers.count == Int(columnCounts[index])
                             for referrer in referrers {
                               let b = rowBasic[Int(referrer)]
                               guard b.isValid && marks[b.index] != epoch else { continue }
+                              if !exact && !rows[Int(referrer)].contains(s) { continue }
                               marks[b.index] = epoch
                               let up = Int(levels[b.index])
+                              assert(up > level, "a row sits at or below a row it names")
                               queue[queued] = b
                               next[queued] = heads[up]
                               heads[up] = Int32(queued)
@@ -292,6 +298,7 @@ extension Tableau {
                       }
                       level &+= 1
                     }
+                  }
                   }
                 }
               }
