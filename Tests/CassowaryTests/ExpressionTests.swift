@@ -21,7 +21,8 @@ import Testing
     expectExpression(Expression(), [], constant: 0)
     expectExpression(Expression(x), [(x, 1)], constant: 0)
     expectExpression(Expression(constant: 4.5), [], constant: 4.5)
-    expectExpression(Expression([Term(x, 2), Term(y)], constant: -1), [(x, 2), (y, 1)], constant: -1)
+    expectExpression(
+      Expression([Term(x, 2), Term(y)], constant: -1), [(x, 2), (y, 1)], constant: -1)
   }
 
   @Test func termDefaultsToCoefficientOne() {

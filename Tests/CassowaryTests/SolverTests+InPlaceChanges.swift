@@ -7,8 +7,9 @@ import Testing
 extension SolverTests {
   // MARK: - setConstant
 
-  @Test func setConstantOfARequiredEquality() throws {
-    let solver = Solver()
+  @Test(arguments: representations)
+  func setConstantOfARequiredEquality(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let y = solver.makeVariable("y")
     let fix = x == 10
@@ -22,9 +23,10 @@ extension SolverTests {
     expectValue(solver, y, 35)
   }
 
-  @Test func setConstantOfARequiredLowerBound() throws {
+  @Test(arguments: representations)
+  func setConstantOfARequiredLowerBound(_ representation: Solver.Representation) throws {
     // x >= 10 against a weak pull to 0: x sits on the bound wherever the bound is above 0.
-    let solver = Solver()
+    let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let bound = x >= 10
     try solver.addConstraint(bound)
@@ -40,8 +42,9 @@ extension SolverTests {
     expectValue(solver, x, 12)
   }
 
-  @Test func setConstantOfARequiredUpperBound() throws {
-    let solver = Solver()
+  @Test(arguments: representations)
+  func setConstantOfARequiredUpperBound(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let bound = x <= 50
     try solver.addConstraint((x == 100) | .weak)
@@ -56,9 +59,10 @@ extension SolverTests {
     expectValue(solver, x, 100)
   }
 
-  @Test func setConstantOfAPreference() throws {
+  @Test(arguments: representations)
+  func setConstantOfAPreference(_ representation: Solver.Representation) throws {
     // x == 10 (strong) against x == 0 (medium): the strong one moves x wherever it goes.
-    let solver = Solver()
+    let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let preference = (x == 10) | .strong
     try solver.addConstraint((x == 0) | .medium)
@@ -71,8 +75,9 @@ extension SolverTests {
     expectValue(solver, x, -15)
   }
 
-  @Test func setConstantToTheSameValueChangesNothing() throws {
-    let solver = Solver()
+  @Test(arguments: representations)
+  func setConstantToTheSameValueChangesNothing(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let c = x == 4
     try solver.addConstraint(c)
@@ -83,9 +88,10 @@ extension SolverTests {
     expectValue(solver, x, 4)
   }
 
-  @Test func setConstantOfARemovedConstraintIsForgotten() throws {
+  @Test(arguments: representations)
+  func setConstantOfARemovedConstraintIsForgotten(_ representation: Solver.Representation) throws {
     // Re-adding an instance uses the constant it was created with.
-    let solver = Solver()
+    let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let c = x == 4
     try solver.addConstraint(c)
@@ -100,8 +106,10 @@ extension SolverTests {
 
   /// Three boxes between 0 and a window edge, used to compare the fast path with remove +
   /// add. Returns the solver, its variables and the constraint whose constant is changed.
-  static func threeBoxes() throws -> (Solver, [Variable], Constraint) {
-    let solver = Solver()
+  static func threeBoxes(_ representation: Solver.Representation) throws -> (
+    Solver, [Variable], Constraint
+  ) {
+    let solver = Solver(representation: representation)
     let width = solver.makeVariable("width")
     let a = solver.makeVariable("a")
     let b = solver.makeVariable("b")
@@ -117,17 +125,18 @@ extension SolverTests {
     return (solver, [width, a, b, c], gap)
   }
 
-  @Test func setConstantAgreesWithRemoveAndAdd() throws {
+  @Test(arguments: representations)
+  func setConstantAgreesWithRemoveAndAdd(_ representation: Solver.Representation) throws {
     // The boxes want to be at 0 but b >= a + 40, c >= b + gap; the window wants 300 and needs
     // width <= 100 + 2b, so b >= 100. With gap 40: a = 0, b = 100, c = 140, width = 300.
     // With gap 200: width >= c + 40 >= b + 240 and width <= 100 + 2b give b >= 140 and
     // width >= 380; the strong preference is broken least at width = 380, b = 140, c = 340.
-    let (fast, vars, gap) = try Self.threeBoxes()
+    let (fast, vars, gap) = try Self.threeBoxes(representation)
     fast.updateVariables()
     for (v, expected) in zip(vars, [300.0, 0, 100, 140]) { expectValue(fast, v, expected) }
     try fast.setConstant(-200, of: gap)
 
-    let (slow, _, oldGap) = try Self.threeBoxes()
+    let (slow, _, oldGap) = try Self.threeBoxes(representation)
     try slow.removeConstraint(oldGap)
     try slow.addConstraint(vars[3] >= vars[2] + 200)
 
@@ -141,8 +150,9 @@ extension SolverTests {
 
   // MARK: - setStrength
 
-  @Test func setStrengthBetweenWeakAndStrong() throws {
-    let solver = Solver()
+  @Test(arguments: representations)
+  func setStrengthBetweenWeakAndStrong(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let ten = (x == 10) | .weak
     try solver.addConstraint(ten)
@@ -159,8 +169,9 @@ extension SolverTests {
     expectValue(solver, x, 20)
   }
 
-  @Test func setStrengthOfAnInequality() throws {
-    let solver = Solver()
+  @Test(arguments: representations)
+  func setStrengthOfAnInequality(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let cap = (x <= 10) | .weak
     try solver.addConstraint(cap)
@@ -172,8 +183,9 @@ extension SolverTests {
     expectValue(solver, x, 10)
   }
 
-  @Test func setStrengthToAndFromRequired() throws {
-    let solver = Solver()
+  @Test(arguments: representations)
+  func setStrengthToAndFromRequired(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let ten = (x == 10) | .weak
     try solver.addConstraint(ten)
@@ -191,8 +203,10 @@ extension SolverTests {
     try solver.addConstraint(x >= 11)
   }
 
-  @Test func setStrengthFromRequiredKeepsAChangedConstant() throws {
-    let solver = Solver()
+  @Test(arguments: representations)
+  func setStrengthFromRequiredKeepsAChangedConstant(_ representation: Solver.Representation) throws
+  {
+    let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let fix = x == 10
     try solver.addConstraint(fix)
@@ -204,8 +218,9 @@ extension SolverTests {
     expectValue(solver, x, 15)
   }
 
-  @Test func setStrengthToTheSameValueChangesNothing() throws {
-    let solver = Solver()
+  @Test(arguments: representations)
+  func setStrengthToTheSameValueChangesNothing(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let c = (x == 3) | .medium
     try solver.addConstraint(c)
@@ -215,8 +230,10 @@ extension SolverTests {
     #expect(solver.strength(of: c) == .medium)
   }
 
-  @Test func constantAndStrengthOfUnknownConstraintsAreNil() throws {
-    let solver = Solver()
+  @Test(arguments: representations)
+  func constantAndStrengthOfUnknownConstraintsAreNil(_ representation: Solver.Representation) throws
+  {
+    let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let c = (x >= 1) | .strong
     #expect(solver.constant(of: c) == nil)

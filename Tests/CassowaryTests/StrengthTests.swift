@@ -16,7 +16,8 @@ import Testing
     #expect(Strength.weak < .medium)
     #expect(Strength.medium < .strong)
     #expect(Strength.strong < .required)
-    #expect([Strength.required, .weak, .strong, .medium].sorted() == [.weak, .medium, .strong, .required])
+    #expect(
+      [Strength.required, .weak, .strong, .medium].sorted() == [.weak, .medium, .strong, .required])
   }
 
   @Test func onlyTheTopOfTheScaleIsRequired() {

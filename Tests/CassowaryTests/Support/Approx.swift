@@ -43,3 +43,6 @@ func evaluate(_ expression: Expression, in solver: Solver) -> Double {
     $0 + $1.coefficient * solver.value(of: $1.variable)
   }
 }
+
+/// Every tableau representation; the solver promises the same solutions from each.
+let representations: [Solver.Representation] = [.adaptive, .lazy, .canonical]

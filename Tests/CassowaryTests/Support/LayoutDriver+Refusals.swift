@@ -27,8 +27,10 @@ extension LayoutDriver {
     switch rng.int(0...9) {
     case 0 where !required.isEmpty:
       let c = contradiction(of: rng.pick(required)!)
-      refusal = ("add contradiction \(c)", { () throws(SolverError) in try self.solver.addConstraint(c) },
-        .unsatisfiableConstraint(c))
+      refusal = (
+        "add contradiction \(c)", { () throws(SolverError) in try self.solver.addConstraint(c) },
+        .unsatisfiableConstraint(c)
+      )
     case 1 where !requiredInequalities.isEmpty:
       // Bracket the entry from the other side (the witness stays feasible), then move its
       // bound past the bracket.
@@ -44,61 +46,88 @@ extension LayoutDriver {
         newConstant = -w + 6 + rng.double(0...20)
       }
       let c = entries[i].constraint
-      refusal = ("setConstant \(newConstant) of \(i)",
+      refusal = (
+        "setConstant \(newConstant) of \(i)",
         { () throws(SolverError) in try self.solver.setConstant(newConstant, of: c) },
-        .unsatisfiableConstraint(c))
+        .unsatisfiableConstraint(c)
+      )
     case 2 where !required.isEmpty:
       let index = try addEntry(contradiction(of: rng.pick(required)!) | .strong)
       let c = entries[index].constraint
-      refusal = ("setStrength required of \(index)",
+      refusal = (
+        "setStrength required of \(index)",
         { () throws(SolverError) in try self.solver.setStrength(.required, of: c) },
-        .unsatisfiableConstraint(c))
+        .unsatisfiableConstraint(c)
+      )
     case 3:
       let i = rng.pick(entries.indices)!
       let c = active[i] ? entries[i].constraint : entries[i].constraint | .weak
       if active[i] {
-        refusal = ("duplicate \(i)", { () throws(SolverError) in try self.solver.addConstraint(c) },
-          .duplicateConstraint(c))
+        refusal = (
+          "duplicate \(i)", { () throws(SolverError) in try self.solver.addConstraint(c) },
+          .duplicateConstraint(c)
+        )
       } else {
-        refusal = ("unknown \(c)", { () throws(SolverError) in
-          switch self.rng.int(0...2) {
-          case 0: try self.solver.removeConstraint(c)
-          case 1: try self.solver.setConstant(1, of: c)
-          default: try self.solver.setStrength(.strong, of: c)
-          }
-        }, .unknownConstraint(c))
+        refusal = (
+          "unknown \(c)",
+          { () throws(SolverError) in
+            switch self.rng.int(0...2) {
+            case 0: try self.solver.removeConstraint(c)
+            case 1: try self.solver.setConstant(1, of: c)
+            default: try self.solver.setStrength(.strong, of: c)
+            }
+          }, .unknownConstraint(c)
+        )
       }
     case 4 where !nonEdits.isEmpty:
       let v = rng.pick(nonEdits)!
-      refusal = ("unknown edit \(v.index)", { () throws(SolverError) in
-        if self.rng.chance(0.5) { try self.solver.suggestValue(v, 1) } else { try self.solver.removeEditVariable(v) }
-      }, .unknownEditVariable(v))
+      refusal = (
+        "unknown edit \(v.index)",
+        { () throws(SolverError) in
+          if self.rng.chance(0.5) {
+            try self.solver.suggestValue(v, 1)
+          } else {
+            try self.solver.removeEditVariable(v)
+          }
+        }, .unknownEditVariable(v)
+      )
     case 5 where !liveEdits.isEmpty:
       let v = rng.pick(liveEdits)!
-      refusal = ("duplicate edit \(v.index)",
+      refusal = (
+        "duplicate edit \(v.index)",
         { () throws(SolverError) in try self.solver.addEditVariable(v, strength: .medium) },
-        .duplicateEditVariable(v))
+        .duplicateEditVariable(v)
+      )
     case 6 where !nonEdits.isEmpty:
       let v = rng.pick(nonEdits)!
-      refusal = ("required edit \(v.index)",
+      refusal = (
+        "required edit \(v.index)",
         { () throws(SolverError) in try self.solver.addEditVariable(v, strength: .required) },
-        .requiredEditStrength(v))
+        .requiredEditStrength(v)
+      )
     case 7 where !liveEdits.isEmpty:
       let v = rng.pick(liveEdits)!
-      refusal = ("suggest infinity", { () throws(SolverError) in
-        try self.solver.suggestValues([(v, 10), (v, -.infinity)])
-      }, .nonFiniteValue(-.infinity))
+      refusal = (
+        "suggest infinity",
+        { () throws(SolverError) in
+          try self.solver.suggestValues([(v, 10), (v, -.infinity)])
+        }, .nonFiniteValue(-.infinity)
+      )
     case 8:
       let v = rng.pick(system.variables)!
       let c = (v * .infinity >= 1) | .strong
-      refusal = ("non-finite \(c)", { () throws(SolverError) in try self.solver.addConstraint(c) },
-        .nonFiniteConstraint(c))
+      refusal = (
+        "non-finite \(c)", { () throws(SolverError) in try self.solver.addConstraint(c) },
+        .nonFiniteConstraint(c)
+      )
     default:
       let other = system.emptySolver()
       let foreign = (0...rng.int(0...3)).map { _ in other.makeVariable() }.last!
       let c = system.variables[0] + foreign <= 10
-      refusal = ("foreign variable", { () throws(SolverError) in try self.solver.addConstraint(c) },
-        .unknownVariable(foreign))
+      refusal = (
+        "foreign variable", { () throws(SolverError) in try self.solver.addConstraint(c) },
+        .unknownVariable(foreign)
+      )
     }
 
     log.append(refusal.op)

@@ -18,10 +18,13 @@ final class LayoutDriver {
   /// The operations done so far, for failure messages.
   var log: [String] = []
 
-  /// Builds the system's initial solver. `stream` picks the operations' random sequence.
-  init(_ system: LayoutSystem, stream: UInt64 = 1) throws(SolverError) {
+  /// Builds the system's initial solver with `representation`. `stream` picks the
+  /// operations' random sequence.
+  init(
+    _ system: LayoutSystem, _ representation: Solver.Representation, stream: UInt64 = 1
+  ) throws(SolverError) {
     self.system = system
-    solver = system.emptySolver()
+    solver = system.emptySolver(representation)
     rng = SplitMix64(seed: system.seed ^ (stream &* 0x9E37_79B9_7F4A_7C15))
     entries = system.entries
     active = system.initiallyActive
@@ -47,9 +50,19 @@ final class LayoutDriver {
 
   // MARK: - Checks
 
-  /// A new solver with the model's constraints, constants, strengths and suggestions.
+  /// Another representation than this driver's solver uses, for cross-checks.
+  var otherRepresentation: Solver.Representation {
+    switch solver.representation {
+    case .adaptive: .lazy
+    case .lazy: .canonical
+    case .canonical: .adaptive
+    }
+  }
+
+  /// A new solver with the model's constraints, constants, strengths and suggestions, in the
+  /// other representation, so that comparing with it also compares the two.
   func freshSolver() throws(SolverError) -> Solver {
-    let fresh = system.emptySolver()
+    let fresh = system.emptySolver(otherRepresentation)
     for i in entries.indices where active[i] {
       try fresh.addConstraint(
         rebuilt(entries[i].constraint, constant: constants[i], strength: strengths[i]))
@@ -115,7 +128,9 @@ final class LayoutDriver {
   @discardableResult
   func addEntry(_ c: Constraint) throws(SolverError) -> Int {
     try solver.addConstraint(c)
-    let w = c.expression.terms.reduce(0) { $0 + $1.coefficient * system.witness[Int($1.variable.index)] }
+    let w = c.expression.terms.reduce(0) {
+      $0 + $1.coefficient * system.witness[Int($1.variable.index)]
+    }
     entries.append(LayoutSystem.Entry(constraint: c, atWitness: w, isTieBreaker: false))
     active.append(true)
     constants.append(c.expression.constant)
@@ -134,7 +149,9 @@ final class LayoutDriver {
     if roll < 0.3, !liveEdits.isEmpty {
       let chosen = liveEdits.filter { _ in rng.chance(0.6) }
       let batch = chosen.isEmpty ? [rng.pick(liveEdits)!] : chosen
-      let values = batch.map { LayoutSystem.randomSuggestion(for: system.edits[$0], widths: system.widths, &rng) }
+      let values = batch.map {
+        LayoutSystem.randomSuggestion(for: system.edits[$0], widths: system.widths, &rng)
+      }
       try solver.suggestValues(zip(batch, values).map { (system.edits[$0], $1) })
       for (k, value) in zip(batch, values) { suggestions[k] = value }
       op = "suggest \(zip(batch, values).map { "e\($0)=\($1)" })"

@@ -30,10 +30,10 @@ struct LayoutSystem {
   let edits: [Variable]
   let firstSuggestions: [Double]
 
-  init(seed: UInt64) {
+  init(seed: UInt64, boxes: ClosedRange<Int> = 2...4) {
     var rng = SplitMix64(seed: seed)
     self.seed = seed
-    let boxCount = rng.int(2...5)
+    let boxCount = rng.int(boxes)
     let scratch = Solver()
     var lefts: [Variable] = []
     var widthVars: [Variable] = []
@@ -102,7 +102,8 @@ struct LayoutSystem {
       if rng.chance(0.15) {
         let j = (i + rng.int(1...(boxCount - 1))) % boxCount
         let ratio = rng.double(0.25...2)
-        maybeRequired(width == ratio * widthVars[j] + (at(width) - ratio * at(widthVars[j])), 0.5, &rng)
+        maybeRequired(
+          width == ratio * widthVars[j] + (at(width) - ratio * at(widthVars[j])), 0.5, &rng)
       }
     }
     // Sibling chains, with gaps no larger than the witness's.
@@ -134,7 +135,9 @@ struct LayoutSystem {
     self.firstSuggestions = edits.map { Self.randomSuggestion(for: $0, widths: widths, &rng) }
   }
 
-  static func randomSuggestion(for v: Variable, widths: Set<Int32>, _ rng: inout SplitMix64) -> Double {
+  static func randomSuggestion(for v: Variable, widths: Set<Int32>, _ rng: inout SplitMix64)
+    -> Double
+  {
     widths.contains(v.index) ? rng.double(0...1000) : rng.double(-100...900)
   }
 
@@ -149,8 +152,8 @@ struct LayoutSystem {
   }
 
   /// A solver with this system's variables (same indices as `variables`) and nothing else.
-  func emptySolver() -> Solver {
-    let solver = Solver()
+  func emptySolver(_ representation: Solver.Representation = .lazy) -> Solver {
+    let solver = Solver(representation: representation)
     // The generator made its variables in a fresh solver, so their indices are 0..<count.
     for v in variables { _ = solver.makeVariable("v\(v.index)") }
     return solver

@@ -24,7 +24,8 @@ struct SolverSnapshot {
 
   /// The first difference from `other`, or `nil` when they agree (values within `tolerance`).
   func difference(from other: SolverSnapshot, tolerance: Double) -> String? {
-    for (i, (a, b)) in zip(values, other.values).enumerated() where !isClose(a, b, tolerance: tolerance) {
+    for (i, (a, b)) in zip(values, other.values).enumerated()
+    where !isClose(a, b, tolerance: tolerance) {
       return "value of variable \(i): \(a) versus \(b)"
     }
     if hasConstraint != other.hasConstraint { return "hasConstraint differs" }
