@@ -177,18 +177,43 @@ extension Tableau {
     if delta == 0 { return true }
     // Every equation that names the marker directly gets `marker + delta` in its place:
     // with a basic marker, that is its own row and (lazy) the rows that refer to it.
+    var consistent = true
     let markerSlot = basicSlot[marker.index]
-    if markerSlot >= 0 {
+    let markerIsBasic = markerSlot >= 0
+    if markerIsBasic {
       rows[Int(markerSlot)].constant -= delta
       counters.rowsTouched &+= 1
-      staleValues.append(marker)
+      // The rows that name it keep their values (see below), so nothing else moves.
+      consistent = setShiftedValue(marker, values[marker.index] - delta) && consistent
     }
     for slot32 in slots(holding: marker) {
       let slot = Int(slot32)
-      rows[slot].constant += rows[slot].coefficient(for: marker) * delta
+      let shift = rows[slot].coefficient(for: marker) * delta
+      rows[slot].constant += shift
       counters.rowsTouched &+= 1
-      staleValues.append(rowBasic[slot])
+      // A row naming a basic marker keeps its value: the marker moved the other way.
+      if markerIsBasic { continue }
+      // Only the constant moved, so the value moves by the same amount. A row that others
+      // name goes through `updateValues()` instead, which then visits them.
+      let basic = rowBasic[slot]
+      if columnCounts[basic.index] > 0 {
+        staleValues.append(basic)
+      } else {
+        consistent = setShiftedValue(basic, values[basic.index] + shift) && consistent
+      }
     }
-    return updateValues()
+    return updateValues() && consistent
+  }
+
+  /// Stores a basic symbol's new value after a shift, with the checks `updateValues()`
+  /// makes. Returns `false` for a basic dummy that stops being zero.
+  @inline(__always)
+  mutating func setShiftedValue(_ symbol: Symbol, _ value: Double) -> Bool {
+    values[symbol.index] = value
+    noteChanged(symbol)
+    if symbol.isExternal { return true }
+    if symbol.isDummy { return nearZero(value) }
+    if value < 0 { infeasible.append(symbol) }
+    return true
   }
 }
