@@ -12,6 +12,9 @@ public struct SolverCounters: Hashable, Sendable {
   public var substitutions: Int = 0
   /// Rows expanded into parametric terms because a pivot needed them (lazy representation).
   public var expansions: Int = 0
+  /// Objective coefficients dropped as round-off (a symbol that looked able to lower the
+  /// objective without bound; kiwi stops with "the objective is unbounded" there).
+  public var repairs: Int = 0
 
   public init() {}
 
@@ -21,6 +24,7 @@ public struct SolverCounters: Hashable, Sendable {
     d.rowsTouched = lhs.rowsTouched - rhs.rowsTouched
     d.substitutions = lhs.substitutions - rhs.substitutions
     d.expansions = lhs.expansions - rhs.expansions
+    d.repairs = lhs.repairs - rhs.repairs
     return d
   }
 }
