@@ -76,16 +76,6 @@ extension Tableau {
     return true
   }
 
-  /// Queues every restricted row whose value is negative (after a failed dual simplex).
-  mutating func queueNegativeRows() {
-    for slot in rows.indices where rowBasic[slot].isValid {
-      let basic = rowBasic[slot]
-      if !basic.isExternal && !basic.isDummy && values[basic.index] < 0 {
-        infeasible.append(basic)
-      }
-    }
-  }
-
   /// The symbol whose entry keeps the objective optimal: the smallest ratio of objective
   /// coefficient to row coefficient among positive, non-dummy cells of a canonical row.
   func dualEnteringSymbol(_ row: Row) -> Symbol {

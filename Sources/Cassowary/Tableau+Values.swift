@@ -317,22 +317,4 @@ extension Tableau {
     swap(&negatives, &infeasible)
     return consistent
   }
-
-  /// The value of the row in `slot` over the current values.
-  @inline(__always)
-  func evaluateSlot(_ slot: Int) -> Double {
-    // A canonical row names parametric symbols only, whose values are 0.
-    if !lazy { return rows[slot].constant }
-    return rows.withUnsafeBufferPointer { rows in
-      values.withUnsafeBufferPointer { values in
-        rows[slot].symbols.withUnsafeBufferPointer { symbols in
-          rows[slot].coefficients.withUnsafeBufferPointer { coefficients in
-            var sum = rows[slot].constant
-            for i in 0..<symbols.count { sum += coefficients[i] * values[symbols[i].index] }
-            return sum
-          }
-        }
-      }
-    }
-  }
 }
