@@ -41,8 +41,8 @@ import Testing
       do { problem = try property(seed) } catch { problem = "unexpected error: \(error)" }
       guard let problem else { continue }
       failures += 1
-      let where_ = "seed \(seed) (\(Self.representation(for: seed)))"
-      if failures <= 3 { Issue.record("\(where_): \(problem)", sourceLocation: sourceLocation) }
+      let origin = "seed \(seed) (\(Self.representation(for: seed)), boxes \(Self.boxes))"
+      if failures <= 3 { Issue.record("\(origin): \(problem)", sourceLocation: sourceLocation) }
     }
     #expect(
       failures == 0, "\(failures) of \(Self.systemsPerProperty) seeds failed",

@@ -116,6 +116,55 @@ import Testing
     expectValue(solver, y, 11)
   }
 
+  /// Reduced from property-test seed 93556 (setConstantEqualsRemoveAndAdd, run with
+  /// CASSOWARY_PROPERTY_SYSTEMS=50000): before ae2b5f4, removing `cap` left a round-off
+  /// residue in the objective and every representation stopped with "the objective is
+  /// unbounded". Without `cap` every wish can hold at once: x = 0 (edit), a = 0.99x = 0,
+  /// b = 0 >= a. Then x = 100: the medium a == 0.99x (weight 1000) beats the pulls to 0
+  /// (0.615 on a, 0.171 on b, which b >= a drags along), so a = b = 99.255...
+  static func roundOffResidueProblems(_ representation: Solver.Representation) throws
+    -> [String]
+  {
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let a = solver.makeVariable("a")
+    let b = solver.makeVariable("b")
+    let ratio = 0.9925509103603198
+    let cap = (b <= x) | .strong
+    for c in [
+      (a == ratio * x) | .medium, cap, b >= a, (a == 0) | Strength(0.6150862868811495),
+      (b == 0) | Strength(0.17057411578341558),
+    ] {
+      try solver.addConstraint(c)
+    }
+    try solver.addEditVariable(x, strength: .strong)
+    try solver.removeConstraint(cap)
+    var problems: [String] = []
+    for (suggestion, expected) in [(0.0, [0.0, 0, 0]), (100, [100, 100 * ratio, 100 * ratio])] {
+      try solver.suggestValue(x, suggestion)
+      solver.updateVariables()
+      for (v, value) in zip([x, a, b], expected)
+      where !isClose(solver.value(of: v), value, tolerance: 1e-9) {
+        problems.append("\(representation) \(solver.name(of: v)) = \(solver.value(of: v))")
+      }
+    }
+    return problems
+  }
+
+  @Test func removalWithARoundOffResidueInTheObjective() async {
+    // In a child process, so that the old precondition failure fails this test only.
+    let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+      armWatchdog(seconds: 60)
+      var problems: [String] = []
+      for representation in representations {
+        problems += (try? SolverTests.roundOffResidueProblems(representation)) ?? ["throws"]
+      }
+      exitReporting(problems)
+    }
+    let problems = childProblems(result)
+    #expect(problems == nil, "\(problems ?? "")")
+  }
+
   // MARK: - Strengths
 
   @Test(arguments: representations)
@@ -375,6 +424,7 @@ import Testing
     a.rowsTouched = 20
     a.substitutions = 9
     a.expansions = 3
+    a.repairs = 1
     var b = SolverCounters()
     b.pivots = 2
     b.rowsTouched = 5
@@ -382,6 +432,7 @@ import Testing
     b.expansions = 1
     let d = a - b
     #expect(d.pivots == 5 && d.rowsTouched == 15 && d.substitutions == 5 && d.expansions == 2)
+    #expect(d.repairs == 1)
   }
 
   @Test(arguments: representations)
