@@ -198,7 +198,8 @@ import Testing
     var mismatches: [String] = []
     for (variable, expected) in [(a, 800.0), (b, 500), (c, 300), (d, 800), (e, 500)]
     where !isClose(solver.value(of: variable), expected, tolerance: 1e-9) {
-      mismatches.append("\(representation) \(solver.name(of: variable)) = \(solver.value(of: variable))")
+      mismatches.append(
+        "\(representation) \(solver.name(of: variable)) = \(solver.value(of: variable))")
     }
     if !(200 - 1e-9...300 + 1e-9).contains(solver.value(of: f)) {
       mismatches.append("\(representation) f = \(solver.value(of: f))")

@@ -1,11 +1,11 @@
 import Cassowary
 import Testing
 
-/// `Solver`: variables, adding and removing constraints, how strengths resolve conflicts,
-/// `reset` and the counters. In-place changes (`setConstant`, `setStrength`) are in
-/// `SolverTests+InPlaceChanges.swift`, edit variables in `EditVariableTests.swift` and the
-/// refused operations in `SolverErrorTests.swift`. Every expected layout is worked out by hand
-/// in the comment above it.
+/// `Solver`: variables, adding and removing constraints, how strengths resolve conflicts and
+/// `reset`. The counters are in `SolverTests+Counters.swift`, in-place changes (`setConstant`,
+/// `setStrength`) in `SolverTests+InPlaceChanges.swift`, edit variables in
+/// `EditVariableTests.swift` and refused operations in `SolverErrorTests.swift`. Every expected
+/// layout is worked out by hand in the comment above it.
 @Suite struct SolverTests {
   // MARK: - Variables
 
@@ -371,88 +371,5 @@ import Testing
     try solver.addConstraint(y == x * 2)
     solver.updateVariables()
     expectValue(solver, y, 14)
-  }
-
-  // MARK: - Counters
-
-  /// A fixed sequence that needs pivots: a clamped edit moved back and forth.
-  static func clampScenario(_ solver: Solver) throws {
-    let x = solver.makeVariable("x")
-    let y = solver.makeVariable("y")
-    try solver.addConstraint(x >= 10)
-    try solver.addConstraint(x <= 50)
-    try solver.addConstraint(y == 2 * x)
-    try solver.addEditVariable(x, strength: .strong)
-    for value in [30.0, 100, -5, 40, 60] { try solver.suggestValue(x, value) }
-  }
-
-  @Test(arguments: representations)
-  func countersStartAtZeroAndGrowWithWork(_ representation: Solver.Representation) throws {
-    let solver = Solver(representation: representation)
-    #expect(solver.counters == SolverCounters())
-    let x = solver.makeVariable("x")
-    try solver.addConstraint(x >= 10)
-    try solver.addConstraint(x <= 50)
-    try solver.addEditVariable(x, strength: .strong)
-    try solver.suggestValue(x, 30)
-    let before = solver.counters
-    // 100 violates x <= 50: the dual simplex has to exchange the edit's error into the
-    // basis, at least one pivot. The canonical tableau then eliminates the entering symbol
-    // from the other rows (a substitution); the lazy one may defer that.
-    try solver.suggestValue(x, 100)
-    let delta = solver.counters - before
-    #expect(delta.pivots >= 1)
-    #expect(delta.rowsTouched >= 1)
-    if representation == .canonical { #expect(delta.substitutions >= 1) }
-    solver.updateVariables()
-    expectValue(solver, x, 50)
-  }
-
-  @Test(arguments: representations)
-  func countersAreDeterministic(_ representation: Solver.Representation) throws {
-    let a = Solver(representation: representation)
-    let b = Solver(representation: representation)
-    try Self.clampScenario(a)
-    try Self.clampScenario(b)
-    #expect(a.counters.pivots > 0)
-    #expect(a.counters == b.counters)
-  }
-
-  @Test func counterDifferenceSubtractsEachField() {
-    var a = SolverCounters()
-    a.pivots = 7
-    a.rowsTouched = 20
-    a.substitutions = 9
-    a.expansions = 3
-    a.repairs = 1
-    var b = SolverCounters()
-    b.pivots = 2
-    b.rowsTouched = 5
-    b.substitutions = 4
-    b.expansions = 1
-    let d = a - b
-    #expect(d.pivots == 5 && d.rowsTouched == 15 && d.substitutions == 5 && d.expansions == 2)
-    #expect(d.repairs == 1)
-  }
-
-  @Test(arguments: representations)
-  func aSolverKeepsItsRepresentation(
-    _ representation: Solver.Representation
-  ) {
-    #expect(Solver(representation: representation).representation == representation)
-  }
-
-  @Test func theDefaultRepresentationIsAdaptive() {
-    #expect(Solver().representation == .adaptive)
-  }
-
-  @Test(arguments: representations)
-  func countersAreCumulativeAcrossReset(_ representation: Solver.Representation) throws {
-    // The documentation says "work done since the solver was created".
-    let solver = Solver(representation: representation)
-    try Self.clampScenario(solver)
-    let before = solver.counters
-    solver.reset()
-    #expect(solver.counters.pivots >= before.pivots, "reset() zeroed the counters")
   }
 }
