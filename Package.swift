@@ -8,6 +8,7 @@ let package = Package(
   products: [
     .library(name: "Cassowary", targets: ["Cassowary"]),
     .library(name: "ConstraintScript", targets: ["ConstraintScript"]),
+    .library(name: "LayoutModel", targets: ["LayoutModel"]),
     .library(name: "LayoutHarness", targets: ["LayoutHarness"]),
     .executable(name: "layout-bench", targets: ["layout-bench"]),
   ],
@@ -23,8 +24,10 @@ let package = Package(
     .target(name: "Cassowary"),
     // The line-oriented constraint script format read by `layout-bench solve`.
     .target(name: "ConstraintScript", dependencies: ["Cassowary"]),
-    // Workloads, measurement and reports. (The view model joins it with the harness issue.)
-    .target(name: "LayoutHarness", dependencies: ["Cassowary", "ConstraintScript"]),
+    // UIKit-like views: hierarchy, flags, update cycle, Auto Layout and frame layout.
+    .target(name: "LayoutModel", dependencies: ["Cassowary"]),
+    // Scenes, strategies, workloads, measurement and reports.
+    .target(name: "LayoutHarness", dependencies: ["Cassowary", "ConstraintScript", "LayoutModel"]),
     .executableTarget(
       name: "layout-bench",
       dependencies: [
@@ -46,6 +49,8 @@ let package = Package(
       name: "ConstraintScriptTests", dependencies: ["ConstraintScript", "Cassowary"],
       exclude: ["Fixtures"]
     ),
+    .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel"]),
+    .testTarget(name: "LayoutHarnessTests", dependencies: ["LayoutHarness", "LayoutModel"]),
     .testTarget(name: "LayoutBenchTests", dependencies: ["layout-bench"]),
   ]
 )

@@ -83,6 +83,17 @@ public final class Solver {
     }
   }
 
+  /// Like ``updateVariables()``, and calls `didChange` for each variable whose value is now
+  /// different, so a client (a view tree) can act on exactly what moved.
+  public func updateVariables(_ didChange: (Variable, Double) -> Void) {
+    tableau.drainChangedValues { symbol, value in
+      let index = Int(symbolVariables[symbol.index])
+      guard variableValues[index] != value else { return }
+      variableValues[index] = value
+      didChange(Variable(index: Int32(index)), value)
+    }
+  }
+
   func mapSymbol(_ symbol: Symbol, to variable: Variable) {
     while symbolVariables.count <= symbol.index { symbolVariables.append(-1) }
     symbolVariables[symbol.index] = variable.index

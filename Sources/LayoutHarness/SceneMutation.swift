@@ -1,0 +1,202 @@
+import LayoutModel
+
+/// A change to a scene, applied alike to the scene value and to every strategy's live tree.
+public enum SceneMutation: Hashable, Sendable, CustomStringConvertible {
+  /// A label's text changes (its height may change with it).
+  case setText(id: Int, text: String)
+  /// A new subtree joins a container at `index`.
+  case insert(parent: Int, index: Int, node: Scene.Node)
+  /// A view and its subtree leave the scene.
+  case remove(id: Int)
+  /// The window changes size (rotation, live resize).
+  case resizeWindow(Size)
+  /// A stack's spacing or insets change: constraint constants under Auto Layout.
+  case setSpacing(id: Int, spacing: Double)
+  case setInsets(id: Int, insets: EdgeInsets)
+  /// An image changes size.
+  case setImageSize(id: Int, size: Size)
+  /// A list scrolls.
+  case scroll(id: Int, offset: Double)
+
+  public var description: String {
+    switch self {
+    case .setText(let id, let text): "setText(#\(id), \(text.count) chars)"
+    case .insert(let parent, let index, let node): "insert(#\(node.id) into #\(parent) at \(index))"
+    case .remove(let id): "remove(#\(id))"
+    case .resizeWindow(let size): "resizeWindow(\(size))"
+    case .setSpacing(let id, let spacing): "setSpacing(#\(id), \(spacing))"
+    case .setInsets(let id, let insets): "setInsets(#\(id), \(insets))"
+    case .setImageSize(let id, let size): "setImageSize(#\(id), \(size))"
+    case .scroll(let id, let offset): "scroll(#\(id), \(offset))"
+    }
+  }
+}
+
+/// A mutation that names something the scene does not have.
+public struct SceneMutationError: Error, Equatable, CustomStringConvertible {
+  public var mutation: SceneMutation
+  public var reason: String
+
+  public var description: String { "cannot apply \(mutation): \(reason)" }
+}
+
+extension Scene {
+  /// Applies a mutation to the value.
+  /// - Throws: ``SceneMutationError`` for an unknown id, a node of the wrong kind, or an
+  ///   index out of range (the scene is then unchanged).
+  public mutating func apply(_ mutation: SceneMutation) throws(SceneMutationError) {
+    func fail(_ reason: String) -> SceneMutationError {
+      SceneMutationError(mutation: mutation, reason: reason)
+    }
+    var failure: String?
+    var found = true
+    switch mutation {
+    case .resizeWindow(let size):
+      windowSize = size
+      return
+    case .remove(let id):
+      guard id != root.id else { throw fail("the root cannot be removed") }
+      found = root.removeChild(id: id)
+    case .insert(let parent, let index, let node):
+      found = root.update(id: parent) { target in
+        switch target.content {
+        case .stack(let spec, var children) where (0...children.count).contains(index):
+          children.insert(node, at: index)
+          target.content = .stack(spec, children: children)
+        case .list(var children) where (0...children.count).contains(index):
+          children.insert(node, at: index)
+          target.content = .list(children: children)
+        case .stack, .list: failure = "index \(index) out of range"
+        default: failure = "#\(parent) is not a container"
+        }
+      }
+    case .setText(let id, let text):
+      found = root.update(id: id) { target in
+        guard case .label(_, let style) = target.content else {
+          failure = "#\(id) is not a label"
+          return
+        }
+        target.content = .label(text: text, style: style)
+      }
+    case .setSpacing(let id, let spacing):
+      found = root.update(id: id) { target in
+        guard case .stack(var spec, let children) = target.content else {
+          failure = "#\(id) is not a stack"
+          return
+        }
+        spec.spacing = spacing
+        target.content = .stack(spec, children: children)
+      }
+    case .setInsets(let id, let insets):
+      found = root.update(id: id) { target in
+        guard case .stack(var spec, let children) = target.content else {
+          failure = "#\(id) is not a stack"
+          return
+        }
+        spec.insets = insets
+        target.content = .stack(spec, children: children)
+      }
+    case .setImageSize(let id, let size):
+      found = root.update(id: id) { target in
+        guard case .image = target.content else {
+          failure = "#\(id) is not an image"
+          return
+        }
+        target.content = .image(size)
+      }
+    case .scroll(let id, _):
+      found = root.update(id: id) { target in
+        guard case .list = target.content else {
+          failure = "#\(id) is not a list"
+          return
+        }
+      }
+    }
+    if let failure { throw fail(failure) }
+    if !found { throw fail("no node has this id") }
+  }
+}
+
+extension Scene.Node {
+  /// Removes the descendant with `id`. Returns false when absent.
+  mutating func removeChild(id target: Int) -> Bool {
+    var children = content.children
+    if let index = children.firstIndex(where: { $0.id == target }) {
+      children.remove(at: index)
+    } else {
+      var removed = false
+      for i in children.indices where !removed { removed = children[i].removeChild(id: target) }
+      guard removed else { return false }
+    }
+    switch content {
+    case .stack(let spec, _): content = .stack(spec, children: children)
+    case .list: content = .list(children: children)
+    case .label, .image: return false
+    }
+    return true
+  }
+}
+
+extension SceneTree {
+  /// Applies a mutation to the live views, as an event handler would.
+  /// - Throws: ``HandlerError/mutation(_:)`` when the tree has no such view (nothing
+  ///   changes), ``HandlerError/layout(_:)`` for an error of the view tree.
+  public func apply(_ mutation: SceneMutation) throws(HandlerError) {
+    func missing(_ reason: String) -> HandlerError {
+      .mutation(SceneMutationError(mutation: mutation, reason: reason))
+    }
+    func layout(_ body: () throws(LayoutError) -> Void) throws(HandlerError) {
+      do throws(LayoutError) { try body() } catch { throw .layout(error) }
+    }
+    switch mutation {
+    case .resizeWindow(let size):
+      try layout { () throws(LayoutError) in
+        try window.setFrame(Rect(origin: .zero, size: size))
+      }
+    case .setText(let id, let text):
+      guard let label = views[id] as? Label else { throw missing("no label #\(id)") }
+      label.setText(text)
+    case .remove(let id):
+      guard let view = views[id], view.superview !== window else {
+        throw missing("no removable view #\(id)")
+      }
+      view.removeFromSuperview()
+      forget(view)
+    case .insert(let parent, let index, let node):
+      guard let container = views[parent] as? StackView else {
+        throw missing("no container #\(parent)")
+      }
+      guard (0...container.subviews.count).contains(index) else {
+        throw missing("index \(index) out of range")
+      }
+      try layout { () throws(LayoutError) in
+        try container.insertSubview(try makeView(node), at: index)
+      }
+    case .setSpacing(let id, let spacing):
+      guard let stack = views[id] as? StackView else { throw missing("no stack #\(id)") }
+      try layout { () throws(LayoutError) in try stack.setSpacing(spacing) }
+    case .setInsets(let id, let insets):
+      guard let stack = views[id] as? StackView else { throw missing("no stack #\(id)") }
+      try layout { () throws(LayoutError) in try stack.setInsets(insets) }
+    case .setImageSize(let id, let size):
+      guard let image = views[id] as? ImageView else { throw missing("no image #\(id)") }
+      try layout { () throws(LayoutError) in try image.setImageSize(size) }
+    case .scroll(let id, let offset):
+      guard let list = views[id] as? ListView else { throw missing("no list #\(id)") }
+      try layout { () throws(LayoutError) in try list.setContentOffset(offset) }
+    }
+  }
+}
+
+/// What an event handler can fail with.
+public enum HandlerError: Error, Equatable, CustomStringConvertible {
+  case layout(LayoutError)
+  case mutation(SceneMutationError)
+
+  public var description: String {
+    switch self {
+    case .layout(let error): error.description
+    case .mutation(let error): error.description
+    }
+  }
+}

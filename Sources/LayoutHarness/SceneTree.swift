@@ -1,0 +1,64 @@
+import LayoutModel
+
+/// A scene materialised as live views in a window, with the view of every scene id.
+public final class SceneTree {
+  public let window: Window
+  /// The view of each scene node id.
+  public private(set) var views: [Int: View] = [:]
+  /// The scene id of each view.
+  private var ids: [ObjectIdentifier: Int] = [:]
+
+  /// Builds the views of `scene` in a new window laid out by `mode`. Nothing is laid out
+  /// yet: the views are flagged, and the first update cycle lays them out.
+  /// - Throws: ``LayoutError`` for invalid sizes in the scene.
+  public init(scene: Scene, mode: Window.LayoutMode) throws(LayoutError) {
+    window = try Window(size: scene.windowSize, layoutMode: mode)
+    try window.addSubview(try makeView(scene.root))
+  }
+
+  /// Creates the view of `node` and its subtree.
+  func makeView(_ node: Scene.Node) throws(LayoutError) -> View {
+    let view: View
+    switch node.content {
+    case .label(let text, let style):
+      let label = Label(text: text, name: node.name)
+      if style != label.style { try label.setStyle(style) }
+      view = label
+    case .image(let size):
+      view = try ImageView(size: size, name: node.name)
+    case .stack(let spec, let children):
+      let stack = try StackView(
+        axis: spec.axis, spacing: spec.spacing, alignment: spec.alignment, insets: spec.insets,
+        name: node.name)
+      for child in children { try stack.addSubview(try makeView(child)) }
+      view = stack
+    case .list(let children):
+      let list = ListView(name: node.name)
+      for child in children { try list.addSubview(try makeView(child)) }
+      view = list
+    }
+    views[node.id] = view
+    ids[ObjectIdentifier(view)] = node.id
+    return view
+  }
+
+  /// The scene id of a view of this tree.
+  public func id(of view: View) -> Int? { ids[ObjectIdentifier(view)] }
+
+  /// Drops the ids of a subtree that left the scene.
+  func forget(_ view: View) {
+    try? view.forEachInSubtree { sub in
+      if let id = ids.removeValue(forKey: ObjectIdentifier(sub)) { views[id] = nil }
+    }
+  }
+
+  /// Every scene view's frame, parents before children (the window not included).
+  public func frames() -> [(view: View, frame: Rect)] {
+    var result: [(View, Rect)] = []
+    result.reserveCapacity(views.count)
+    for root in window.subviews {
+      try? root.forEachInSubtree { result.append(($0, $0.frame)) }
+    }
+    return result
+  }
+}

@@ -1,0 +1,96 @@
+/// A multi-line text view measured by ``TextStyle``'s synthetic metric. Its height depends
+/// on its width: frame layout asks `sizeThatFits` with the width on offer; Auto Layout
+/// learns the width from a first solve, then (like UIKit's automatic
+/// `preferredMaxLayoutWidth`) invalidates its intrinsic size and is solved again.
+public final class Label: View {
+  public private(set) var text: String
+  public private(set) var style: TextStyle
+  private var metrics: TextMetrics
+  /// The width the intrinsic height is computed at (0: not laid out yet, one line).
+  public private(set) var preferredMaxLayoutWidth = 0.0
+
+  public init(text: String, style: TextStyle = .body, name: String = "") {
+    self.text = text
+    self.style = style
+    metrics = TextMetrics(text: text, style: style)
+    super.init(name: name)
+  }
+
+  /// Replaces the text: the content size and the drawing are invalidated.
+  public func setText(_ newText: String) {
+    guard newText != text else { return }
+    text = newText
+    metrics = TextMetrics(text: newText, style: style)
+    invalidateIntrinsicContentSize()
+    setNeedsDisplay()
+  }
+
+  /// - Throws: ``LayoutError/invalidSize(view:what:value:)`` for a non-positive advance or
+  ///   a negative line height.
+  public func setStyle(_ newStyle: TextStyle) throws(LayoutError) {
+    guard newStyle.isValid else {
+      throw .invalidSize(view: description, what: "text style", value: newStyle.glyphAdvance)
+    }
+    style = newStyle
+    metrics = TextMetrics(text: text, style: newStyle)
+    invalidateIntrinsicContentSize()
+    setNeedsDisplay()
+  }
+
+  /// Height of the text wrapped at `width`.
+  public func textHeight(width: Double) -> Double {
+    Double(metrics.lineCount(width: width)) * style.lineHeight
+  }
+
+  /// Width of the text on one line.
+  public var naturalWidth: Double { metrics.naturalWidth }
+
+  override public func sizeThatFits(_ size: Size) -> Size {
+    Size(width: size.width, height: textHeight(width: size.width))
+  }
+
+  override public var intrinsicContentSize: Size {
+    let width = preferredMaxLayoutWidth > 0 ? preferredMaxLayoutWidth : .infinity
+    return Size(width: View.noIntrinsicMetric, height: textHeight(width: width))
+  }
+
+  override public func layoutSubviews() {
+    super.layoutSubviews()
+    guard owner?.engine != nil, frame.width != preferredMaxLayoutWidth else { return }
+    preferredMaxLayoutWidth = frame.width
+    invalidateIntrinsicContentSize()
+  }
+}
+
+/// An image of a fixed size: its intrinsic and fitting sizes are that size, and containers
+/// align it rather than stretch it.
+public final class ImageView: View {
+  public private(set) var imageSize: Size
+
+  /// - Throws: ``LayoutError/invalidSize(view:what:value:)`` for a negative or non-finite
+  ///   size.
+  public init(size: Size, name: String = "") throws(LayoutError) {
+    imageSize = size
+    super.init(name: name)
+    try check(size)
+  }
+
+  public func setImageSize(_ size: Size) throws(LayoutError) {
+    try check(size)
+    guard size != imageSize else { return }
+    imageSize = size
+    invalidateIntrinsicContentSize()
+    setNeedsDisplay()
+  }
+
+  private func check(_ size: Size) throws(LayoutError) {
+    for (what, value) in [("image width", size.width), ("image height", size.height)]
+    where !(value.isFinite && value >= 0) {
+      throw .invalidSize(view: description, what: what, value: value)
+    }
+  }
+
+  override public var isFlexibleWidth: Bool { false }
+  override public func sizeThatFits(_ size: Size) -> Size { imageSize }
+  override public var intrinsicContentSize: Size { imageSize }
+}

@@ -1,0 +1,331 @@
+import Cassowary
+
+/// A priority of Auto Layout, 1...1000; 1000 is required. A non-required priority becomes
+/// the constraint's weight in the solver's objective (kiwi's raw strength units), so one
+/// compression resistance at 750 outweighs the hugging of a container at 50.
+public struct LayoutPriority: Hashable, Comparable, Sendable, ExpressibleByFloatLiteral,
+  ExpressibleByIntegerLiteral, CustomStringConvertible
+{
+  public var value: Double
+
+  public init(_ value: Double) { self.value = value }
+  public init(floatLiteral value: Double) { self.value = value }
+  public init(integerLiteral value: Int) { self.value = Double(value) }
+
+  public static let required = LayoutPriority(1000)
+  public static let defaultHigh = LayoutPriority(750)
+  public static let defaultLow = LayoutPriority(250)
+  /// The level containers use to hug their content as tightly as their children allow.
+  public static let fittingSizeLevel = LayoutPriority(50)
+
+  public var isValid: Bool { value.isFinite && value >= 1 && value <= 1000 }
+  public var isRequired: Bool { value >= 1000 }
+
+  var strength: Strength { isRequired ? .required : Strength(value) }
+
+  public static func < (lhs: LayoutPriority, rhs: LayoutPriority) -> Bool {
+    lhs.value < rhs.value
+  }
+
+  public var description: String { format(value) }
+}
+
+/// The attribute of a view an anchor stands for.
+public enum LayoutAttribute: String, Sendable, CaseIterable {
+  case leading, trailing, top, bottom, centerX, centerY, width, height
+
+  enum Axis { case horizontal, vertical, size }
+
+  var axis: Axis {
+    switch self {
+    case .leading, .trailing, .centerX: .horizontal
+    case .top, .bottom, .centerY: .vertical
+    case .width, .height: .size
+    }
+  }
+}
+
+public enum LayoutRelation: String, Sendable {
+  case equal = "=="
+  case lessThanOrEqual = "<="
+  case greaterThanOrEqual = ">="
+
+  var solverRelation: Relation {
+    switch self {
+    case .equal: .equal
+    case .lessThanOrEqual: .lessOrEqual
+    case .greaterThanOrEqual: .greaterOrEqual
+    }
+  }
+}
+
+/// `first relation multiplier * second + constant` at a priority, between two views'
+/// anchors (or one anchor and a constant), as UIKit's `NSLayoutConstraint`.
+///
+/// Changing the constant of an installed constraint goes through the solver's in-place fast
+/// path (`Solver.setConstant`), and changing a non-required priority only reweighs the
+/// objective; neither removes and re-adds the constraint.
+public final class LayoutConstraint: CustomStringConvertible {
+  public let firstView: View
+  public let firstAttribute: LayoutAttribute
+  public let relation: LayoutRelation
+  public let secondView: View?
+  public let secondAttribute: LayoutAttribute?
+  public let multiplier: Double
+  public private(set) var constant: Double
+  public internal(set) var priority: LayoutPriority
+  /// A name for diagnostics.
+  public var identifier: String?
+
+  public private(set) var isActive = false
+  /// The solver constraint while installed in a window's engine.
+  var installed: Constraint?
+  /// The part of the solver constant that comes from the anchors (centres of a common
+  /// ancestor's bounds): the solver constant is `anchorConstant - constant`.
+  private var anchorConstant = 0.0
+
+  /// - Throws: ``LayoutError/invalidConstraint(constraint:reason:)`` for a non-finite
+  ///   multiplier or constant, anchors of different axes, or a lone position anchor;
+  ///   ``LayoutError/invalidPriority(constraint:value:)``.
+  public init(
+    _ firstView: View, _ firstAttribute: LayoutAttribute, _ relation: LayoutRelation,
+    _ secondView: View?, _ secondAttribute: LayoutAttribute?, multiplier: Double = 1,
+    constant: Double = 0, priority: LayoutPriority = .required
+  ) throws(LayoutError) {
+    self.firstView = firstView
+    self.firstAttribute = firstAttribute
+    self.relation = relation
+    self.secondView = secondView
+    self.secondAttribute = secondView == nil ? nil : (secondAttribute ?? firstAttribute)
+    self.multiplier = multiplier
+    self.constant = constant
+    self.priority = priority
+    guard multiplier.isFinite else {
+      throw .invalidConstraint(constraint: description, reason: "multiplier \(multiplier)")
+    }
+    guard constant.isFinite else {
+      throw .invalidConstraint(constraint: description, reason: "constant \(constant)")
+    }
+    guard priority.isValid else {
+      throw .invalidPriority(constraint: description, value: priority.value)
+    }
+    if let other = self.secondAttribute, other.axis != firstAttribute.axis {
+      throw .invalidConstraint(
+        constraint: description,
+        reason: "\(firstAttribute.rawValue) and \(other.rawValue) are on different axes")
+    }
+    if secondView == nil, firstAttribute.axis != .size {
+      throw .invalidConstraint(
+        constraint: description, reason: "a position needs a second anchor")
+    }
+  }
+
+  /// Constraint for the intermediate non-throwing anchor API (validated on activation).
+  init(
+    unchecked firstView: View, _ firstAttribute: LayoutAttribute, _ relation: LayoutRelation,
+    _ secondView: View?, _ secondAttribute: LayoutAttribute?, multiplier: Double,
+    constant: Double
+  ) {
+    self.firstView = firstView
+    self.firstAttribute = firstAttribute
+    self.relation = relation
+    self.secondView = secondView
+    self.secondAttribute = secondAttribute
+    self.multiplier = multiplier
+    self.constant = constant
+    self.priority = .required
+  }
+
+  public var description: String {
+    var text = "\(firstView).\(firstAttribute.rawValue) \(relation.rawValue) "
+    if let secondView, let secondAttribute {
+      if multiplier != 1 { text += "\(format(multiplier)) * " }
+      text += "\(secondView).\(secondAttribute.rawValue)"
+      if constant != 0 { text += constant < 0 ? " - \(format(-constant))" : " + \(format(constant))" }
+    } else {
+      text += format(constant)
+    }
+    if !priority.isRequired { text += " @\(priority)" }
+    if let identifier { text = "[\(identifier)] " + text }
+    return text
+  }
+
+  // MARK: - Activation
+
+  /// Activates the constraint: from now on it takes part in the layout of the window its
+  /// views are in. Flags the views it places for layout.
+  /// - Throws: ``LayoutError/noCommonAncestor(constraint:first:second:)`` for views in
+  ///   different trees, ``LayoutError/unsatisfiableConstraint(_:)`` for a required
+  ///   constraint that conflicts (it is then left inactive).
+  public func activate() throws(LayoutError) {
+    guard !isActive else { return }
+    try validate()
+    if let secondView, firstView.commonAncestor(with: secondView) == nil {
+      throw .noCommonAncestor(
+        constraint: description, first: firstView.description, second: secondView.description)
+    }
+    isActive = true
+    firstView.attachedConstraints.append(self)
+    if let secondView, secondView !== firstView { secondView.attachedConstraints.append(self) }
+    if let engine = firstView.owner?.engine, bothEnds(in: firstView.owner) {
+      do throws(LayoutError) {
+        try engine.install(self)
+      } catch {
+        deactivate()
+        throw error
+      }
+    }
+  }
+
+  /// Removes the constraint from the layout.
+  public func deactivate() {
+    guard isActive else { return }
+    isActive = false
+    firstView.owner?.engine?.uninstall(self)
+    if let engine = secondView?.owner?.engine, installed != nil { engine.uninstall(self) }
+    detach(from: firstView)
+    if let secondView { detach(from: secondView) }
+  }
+
+  /// Activates all or none.
+  public static func activate(_ constraints: [LayoutConstraint]) throws(LayoutError) {
+    var done: [LayoutConstraint] = []
+    for constraint in constraints {
+      do throws(LayoutError) {
+        try constraint.activate()
+        done.append(constraint)
+      } catch {
+        for undo in done.reversed() { undo.deactivate() }
+        throw error
+      }
+    }
+  }
+
+  public static func deactivate(_ constraints: [LayoutConstraint]) {
+    for constraint in constraints { constraint.deactivate() }
+  }
+
+  // MARK: - In-place changes
+
+  /// Changes the constant. Installed, it goes through the solver's in-place path and flags
+  /// the superviews of both views for layout.
+  /// - Throws: ``LayoutError/invalidConstraint(constraint:reason:)`` for a non-finite value,
+  ///   ``LayoutError/unsatisfiableConstraint(_:)`` (the old constant is kept).
+  public func setConstant(_ newValue: Double) throws(LayoutError) {
+    guard newValue.isFinite else {
+      throw .invalidConstraint(constraint: description, reason: "constant \(newValue)")
+    }
+    guard newValue != constant else { return }
+    if let installed, let engine = firstView.owner?.engine {
+      try engine.setConstant(anchorConstant - newValue, of: installed, describing: description)
+      constant = newValue
+      flagAffectedViews()
+    } else {
+      constant = newValue
+    }
+  }
+
+  /// Changes the priority in place.
+  /// - Throws: ``LayoutError/invalidPriority(constraint:value:)``,
+  ///   ``LayoutError/unsatisfiableConstraint(_:)`` (the old priority is kept).
+  public func setPriority(_ newValue: LayoutPriority) throws(LayoutError) {
+    guard newValue.isValid else {
+      throw .invalidPriority(constraint: description, value: newValue.value)
+    }
+    guard newValue != priority else { return }
+    if let installed, let engine = firstView.owner?.engine {
+      try engine.setStrength(newValue.strength, of: installed, describing: description)
+      flagAffectedViews()
+    }
+    priority = newValue
+  }
+
+  // MARK: - Engine support
+
+  var isInstalled: Bool { installed != nil }
+
+  func bothEnds(in window: Window?) -> Bool {
+    guard let window, firstView.owner === window else { return false }
+    return secondView.map { $0.owner === window } ?? true
+  }
+
+  private func validate() throws(LayoutError) {
+    guard multiplier.isFinite else {
+      throw .invalidConstraint(constraint: description, reason: "multiplier \(multiplier)")
+    }
+    guard constant.isFinite else {
+      throw .invalidConstraint(constraint: description, reason: "constant \(constant)")
+    }
+    guard priority.isValid else {
+      throw .invalidPriority(constraint: description, value: priority.value)
+    }
+  }
+
+  private func detach(from view: View) {
+    if let index = view.attachedConstraints.lastIndex(where: { $0 === self }) {
+      view.attachedConstraints.remove(at: index)
+    }
+  }
+
+  /// The views a change of this constraint may move are placed by their superviews.
+  func flagAffectedViews() {
+    (firstView.parent ?? firstView).setNeedsLayout()
+    if let secondView { (secondView.parent ?? secondView).setNeedsLayout() }
+  }
+
+  /// `first - multiplier * second - constant relation 0`, each anchor written in the
+  /// coordinate space of the views' nearest common ancestor.
+  func makeSolverConstraint(in engine: LayoutEngine) -> Constraint {
+    let space: View
+    if let secondView {
+      space = firstView.commonAncestor(with: secondView) ?? firstView
+    } else {
+      space = firstView.parent ?? firstView
+    }
+    var expression = anchorExpression(firstView, firstAttribute, in: space, engine)
+    if let secondView, let secondAttribute {
+      let second = anchorExpression(secondView, secondAttribute, in: space, engine)
+      expression = expression - second * multiplier
+    }
+    anchorConstant = expression.constant
+    expression.constant -= constant
+    return Constraint(expression, relation.solverRelation, strength: priority.strength)
+  }
+
+  private func anchorExpression(
+    _ view: View, _ attribute: LayoutAttribute, in space: View, _ engine: LayoutEngine
+  ) -> Expression {
+    let vars = engine.variables(of: view)
+    switch attribute {
+    case .width: return Expression(vars.width)
+    case .height: return Expression(vars.height)
+    default: break
+    }
+    // The origin of `view` in `space`: the sum of the origins on the way up.
+    var terms: [Term] = []
+    var walker = view
+    while walker !== space, let up = walker.parent {
+      let w = engine.variables(of: walker)
+      terms.append(Term(attribute.axis == .horizontal ? w.x : w.y))
+      walker = up
+    }
+    let size = attribute.axis == .horizontal ? vars.width : vars.height
+    switch attribute {
+    case .trailing, .bottom: terms.append(Term(size))
+    case .centerX, .centerY: terms.append(Term(size, 0.5))
+    default: break
+    }
+    return Expression(terms)
+  }
+}
+
+extension LayoutConstraint {
+  /// Sets the priority of a constraint that is not active yet and returns it, for chaining:
+  /// `a.widthAnchor.constraint(equalToConstant: 40).withPriority(.defaultHigh)`. An active
+  /// constraint keeps its priority (change it with ``setPriority(_:)``).
+  @discardableResult
+  public func withPriority(_ priority: LayoutPriority) -> LayoutConstraint {
+    if !isActive { self.priority = priority }
+    return self
+  }
+}

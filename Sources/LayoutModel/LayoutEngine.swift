@@ -1,0 +1,172 @@
+import Cassowary
+
+/// The solver variables of one view: its origin in its superview's coordinate space and its
+/// size. Origins relative to the superview keep a moved container's descendants out of the
+/// solution: when a cell moves down a list, one variable changes, not one per descendant.
+struct ViewVariables {
+  var x: Variable
+  var y: Variable
+  var width: Variable
+  var height: Variable
+  /// The engine that made them.
+  unowned(unsafe) var engine: LayoutEngine
+}
+
+/// A window's Auto Layout engine: one Cassowary solver, the variables of every view, and
+/// the bookkeeping that turns a new solution into layout flags.
+final class LayoutEngine {
+  let solver = Solver()
+  unowned(unsafe) var window: Window?
+  /// The view of each solver variable, indexed by `Variable.index` (nil once detached).
+  private var owners: ContiguousArray<Unmanaged<View>?> = []
+  /// The window's own size, pinned by required constraints changed in place on resize.
+  private var windowPins: (width: Constraint, height: Constraint)?
+  /// Whether the solver changed since the last read-out.
+  var needsSolve = false
+
+  var added = 0
+  var removed = 0
+  var changed = 0
+  var solves = 0
+
+  // MARK: - Views
+
+  /// Gives a view joining the window its variables (kept across detach and re-attach) and
+  /// installs its active constraints whose other view is in the window too.
+  func attach(_ view: View) {
+    if let vars = view.variables, vars.engine === self {
+      for v in [vars.x, vars.y, vars.width, vars.height] {
+        owners[Int(v.index)] = Unmanaged.passUnretained(view)
+      }
+    } else {
+      let name = view.name
+      let vars = ViewVariables(
+        x: solver.makeVariable(name + ".x"), y: solver.makeVariable(name + ".y"),
+        width: solver.makeVariable(name + ".width"),
+        height: solver.makeVariable(name + ".height"), engine: self)
+      for _ in 0..<4 { owners.append(Unmanaged.passUnretained(view)) }
+      view.variables = vars
+    }
+    for constraint in view.attachedConstraints
+    where !constraint.isInstalled && constraint.bothEnds(in: window) {
+      // Constraints were satisfiable when activated; re-installing the same set succeeds
+      // unless the subtree moved into conflicting surroundings, which we report at once.
+      do throws(LayoutError) {
+        try install(constraint)
+      } catch {
+        constraint.deactivate()
+      }
+    }
+  }
+
+  /// Removes a leaving view's constraints and intrinsic constraints from the solver.
+  func detach(_ view: View) {
+    for constraint in view.attachedConstraints where constraint.isInstalled {
+      uninstall(constraint)
+    }
+    view.intrinsic.removeAll(from: self)
+    if let vars = view.variables, vars.engine === self {
+      for v in [vars.x, vars.y, vars.width, vars.height] { owners[Int(v.index)] = nil }
+    }
+  }
+
+  func variables(of view: View) -> ViewVariables {
+    if let vars = view.variables, vars.engine === self { return vars }
+    attach(view)
+    return view.variables!
+  }
+
+  func frame(of vars: ViewVariables) -> Rect {
+    Rect(
+      x: solver.value(of: vars.x), y: solver.value(of: vars.y),
+      width: solver.value(of: vars.width), height: solver.value(of: vars.height))
+  }
+
+  // MARK: - Constraints
+
+  func install(_ constraint: LayoutConstraint) throws(LayoutError) {
+    let solverConstraint = constraint.makeSolverConstraint(in: self)
+    try add(solverConstraint, describing: constraint)
+    constraint.installed = solverConstraint
+    constraint.flagAffectedViews()
+  }
+
+  func uninstall(_ constraint: LayoutConstraint) {
+    guard let installed = constraint.installed else { return }
+    constraint.flagAffectedViews()
+    remove(installed)
+    constraint.installed = nil
+  }
+
+  func add(_ constraint: Constraint, describing owner: CustomStringConvertible)
+    throws(LayoutError)
+  {
+    do throws(SolverError) {
+      try solver.addConstraint(constraint)
+    } catch {
+      throw .unsatisfiableConstraint(owner.description)
+    }
+    added += 1
+    needsSolve = true
+  }
+
+  func remove(_ constraint: Constraint) {
+    // Only constraints this engine added reach here.
+    try? solver.removeConstraint(constraint)
+    removed += 1
+    needsSolve = true
+  }
+
+  func setConstant(_ constant: Double, of constraint: Constraint, describing owner: String)
+    throws(LayoutError)
+  {
+    do throws(SolverError) {
+      try solver.setConstant(constant, of: constraint)
+    } catch {
+      throw .unsatisfiableConstraint(owner)
+    }
+    changed += 1
+    needsSolve = true
+  }
+
+  func setStrength(_ strength: Strength, of constraint: Constraint, describing owner: String)
+    throws(LayoutError)
+  {
+    do throws(SolverError) {
+      try solver.setStrength(strength, of: constraint)
+    } catch {
+      throw .unsatisfiableConstraint(owner)
+    }
+    changed += 1
+    needsSolve = true
+  }
+
+  /// Pins the window's origin to zero and its size to `size` (changed in place later).
+  func pinWindow(to size: Size) {
+    guard let window, let vars = window.variables else { return }
+    if let pins = windowPins {
+      try? setConstant(-size.width, of: pins.width, describing: "window width")
+      try? setConstant(-size.height, of: pins.height, describing: "window height")
+      return
+    }
+    let pins = (width: vars.width == size.width, height: vars.height == size.height)
+    for constraint in [Expression(vars.x) == 0, Expression(vars.y) == 0, pins.width, pins.height] {
+      try? add(constraint, describing: "window pin")
+    }
+    windowPins = pins
+  }
+
+  // MARK: - Solving
+
+  /// Reads the new solution. A view whose origin or size moved is placed by its superview,
+  /// so the superview is flagged for layout (the window flags itself).
+  func solve() {
+    needsSolve = false
+    solves += 1
+    solver.updateVariables { variable, _ in
+      guard let unmanaged = owners[Int(variable.index)] else { return }
+      let view = unmanaged.takeUnretainedValue()
+      (view.parent ?? view).setNeedsLayout()
+    }
+  }
+}

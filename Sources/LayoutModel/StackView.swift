@@ -1,0 +1,398 @@
+/// A container that places its subviews one after another (vertical, horizontal) or over
+/// each other (overlay), with spacing, insets and cross-axis alignment, like `UIStackView`.
+///
+/// It lays out both ways. Under frame layout its fitting size comes from its children's and
+/// `layoutSubviews` places them. Under Auto Layout it makes the equivalent constraints in
+/// `updateConstraints` (as `UIStackView` does) and reconciles them when children come and
+/// go: only the links next to a change are replaced, and spacing or inset changes go
+/// through the solver's in-place constant path. Both give the same frames.
+///
+/// Flexible children (labels, stacks) get the full cross width in vertical and overlay
+/// stacks and share the width left by fixed children (images) equally in horizontal ones.
+/// Fixed children keep their size and are aligned.
+public class StackView: View {
+  public enum Axis: String, Sendable, CaseIterable { case vertical, horizontal, overlay }
+
+  /// Cross-axis position: leading/top, center, trailing/bottom.
+  public enum Alignment: String, Sendable, CaseIterable { case leading, center, trailing }
+
+  public let axis: Axis
+  public private(set) var spacing: Double
+  public private(set) var alignment: Alignment
+  public private(set) var insets: EdgeInsets
+
+  // Auto Layout: container-level constraints and what changed since the last pass.
+  private var tail: LayoutConstraint?
+  unowned(unsafe) private var tailView: View?
+  private var hug: LayoutConstraint?
+  private var geometryChanged = false
+  private var alignmentChanged = false
+
+  /// - Throws: ``LayoutError/invalidSize(view:what:value:)`` for negative or non-finite
+  ///   spacing or insets.
+  public init(
+    axis: Axis, spacing: Double = 0, alignment: Alignment = .leading,
+    insets: EdgeInsets = .zero, name: String = ""
+  ) throws(LayoutError) {
+    self.axis = axis
+    self.spacing = spacing
+    self.alignment = alignment
+    self.insets = insets
+    super.init(name: name)
+    try checkGeometry(spacing: spacing, insets: insets)
+  }
+
+  /// For subclasses whose geometry is valid by construction.
+  init(validAxis axis: Axis, name: String) {
+    self.axis = axis
+    spacing = 0
+    alignment = .leading
+    insets = .zero
+    super.init(name: name)
+  }
+
+  override public var sizeDependsOnChildren: Bool { true }
+  override public var arrangesSubviews: Bool { true }
+
+  // MARK: - Configuration
+
+  public func setSpacing(_ value: Double) throws(LayoutError) {
+    try checkGeometry(spacing: value, insets: insets)
+    guard value != spacing else { return }
+    spacing = value
+    geometryDidChange()
+  }
+
+  public func setInsets(_ value: EdgeInsets) throws(LayoutError) {
+    try checkGeometry(spacing: spacing, insets: value)
+    guard value != insets else { return }
+    insets = value
+    geometryDidChange()
+  }
+
+  public func setAlignment(_ value: Alignment) {
+    guard value != alignment else { return }
+    alignment = value
+    alignmentChanged = true
+    geometryDidChange()
+  }
+
+  private func checkGeometry(spacing: Double, insets: EdgeInsets) throws(LayoutError) {
+    guard spacing.isFinite, spacing >= 0 else {
+      throw .invalidSize(view: description, what: "spacing", value: spacing)
+    }
+    for (what, value) in [
+      ("top inset", insets.top), ("left inset", insets.left), ("bottom inset", insets.bottom),
+      ("right inset", insets.right),
+    ] where !(value.isFinite && value >= 0) {
+      throw .invalidSize(view: description, what: what, value: value)
+    }
+  }
+
+  private func geometryDidChange() {
+    if owner?.engine != nil {
+      geometryChanged = true
+      setNeedsUpdateConstraints()
+    } else {
+      invalidateFittingSize()
+      setNeedsLayout()
+    }
+  }
+
+  override public func willRemoveSubview(_ view: View) {
+    if view.arrangement?.container === self {
+      view.arrangement?.deactivateAll()
+      view.arrangement = nil
+    }
+  }
+
+  // MARK: - Frame layout
+
+  private var innerProposal: Size {
+    Size(width: max(0, bounds.width - insets.horizontal), height: .infinity)
+  }
+
+  override public func sizeThatFits(_ size: Size) -> Size {
+    let inner = Size(width: max(0, size.width - insets.horizontal), height: .infinity)
+    let heights = childSizes(inner: inner).map(\.height)
+    let content: Double
+    switch axis {
+    case .vertical:
+      content = heights.reduce(0, +) + spacing * Double(max(0, heights.count - 1))
+    case .horizontal, .overlay:
+      content = heights.max() ?? 0
+    }
+    return Size(width: size.width, height: content + insets.vertical)
+  }
+
+  /// The fitting size of every child for the inner width (horizontal: flexible children
+  /// measured at their share of what fixed children leave).
+  private func childSizes(inner: Size) -> [Size] {
+    guard axis == .horizontal else { return subviews.map { $0.fittingSize(for: inner) } }
+    var sizes = [Size](repeating: .zero, count: subviews.count)
+    var fixedWidth = 0.0
+    var flexible = 0
+    for (i, child) in subviews.enumerated() {
+      if child.isFlexibleWidth {
+        flexible += 1
+      } else {
+        sizes[i] = child.fittingSize(for: inner)
+        fixedWidth += sizes[i].width
+      }
+    }
+    if flexible > 0 {
+      let gaps = spacing * Double(max(0, subviews.count - 1))
+      let share = (inner.width - fixedWidth - gaps) / Double(flexible)
+      for (i, child) in subviews.enumerated() where child.isFlexibleWidth {
+        sizes[i] = child.fittingSize(for: Size(width: share, height: .infinity))
+      }
+    }
+    return sizes
+  }
+
+  override public func layoutSubviews() {
+    guard owner?.engine == nil else {
+      super.layoutSubviews()
+      return
+    }
+    let inner = innerProposal
+    let sizes = childSizes(inner: inner)
+    let innerHeight = bounds.height - insets.vertical
+    var cursor = axis == .horizontal ? insets.left : insets.top
+    for (child, size) in zip(subviews, sizes) {
+      let frame: Rect
+      switch axis {
+      case .vertical, .overlay:
+        let width = child.isFlexibleWidth ? inner.width : size.width
+        let x = insets.left + offset(free: inner.width - width)
+        frame = Rect(x: x, y: cursor, width: width, height: size.height)
+        if axis == .vertical { cursor += size.height + spacing }
+      case .horizontal:
+        let y = insets.top + offset(free: innerHeight - size.height)
+        frame = Rect(x: cursor, y: y, width: size.width, height: size.height)
+        cursor += size.width + spacing
+      }
+      child.assignFrame(frame)
+    }
+  }
+
+  private func offset(free: Double) -> Double {
+    switch alignment {
+    case .leading: 0
+    case .center: free / 2
+    case .trailing: free
+    }
+  }
+
+  // MARK: - Auto Layout
+
+  /// Reconciles the constraints with the children: O(1) solver work per child whose
+  /// neighbours changed, in-place constant changes after a spacing or inset change.
+  override public func updateConstraints() throws(LayoutError) {
+    try super.updateConstraints()
+    let geometry = geometryChanged
+    let regenerate = alignmentChanged
+    geometryChanged = false
+    alignmentChanged = false
+    var previous: View?
+    var previousFlexible: View?
+    for child in subviews {
+      let record: Arrangement
+      if let existing = child.arrangement, existing.container === self, existing.isIntact,
+        !regenerate
+      {
+        record = existing
+        if geometry {
+          try retune(existing.cross, to: crossConstraints(for: child))
+        }
+      } else {
+        child.arrangement?.deactivateAll()
+        let cross = crossConstraints(for: child)
+        try LayoutConstraint.activate(cross)
+        record = Arrangement(container: self, constraints: cross)
+        child.arrangement = record
+      }
+      let linkTarget = axis == .overlay ? nil : previous
+      if record.link == nil || record.previous !== linkTarget {
+        record.link?.deactivate()
+        let link = linkConstraint(for: child, after: linkTarget)
+        try link.activate()
+        record.link = link
+        record.previous = linkTarget
+      } else if geometry, let link = record.link {
+        try link.setConstant(linkConstraint(for: child, after: linkTarget).constant)
+      }
+      if axis == .horizontal, child.isFlexibleWidth {
+        if record.equalWidth == nil || record.previousFlexible !== previousFlexible {
+          record.equalWidth?.deactivate()
+          record.equalWidth = nil
+          if let previousFlexible {
+            let equal = child.widthAnchor.constraint(equalTo: previousFlexible.widthAnchor)
+            try equal.activate()
+            record.equalWidth = equal
+          }
+          record.previousFlexible = previousFlexible
+        }
+        previousFlexible = child
+      }
+      previous = child
+    }
+    try updateTail(last: previous, anyFlexible: previousFlexible != nil, geometry: geometry)
+    try updateHug(geometry: geometry)
+  }
+
+  /// Applies the constants of freshly made constraints to the active ones (same shapes).
+  private func retune(_ active: [LayoutConstraint], to fresh: [LayoutConstraint])
+    throws(LayoutError)
+  {
+    for (old, new) in zip(active, fresh) { try old.setConstant(new.constant) }
+  }
+
+  /// The main-axis link of `child`: against the previous sibling, or the container's edge.
+  private func linkConstraint(for child: View, after previous: View?) -> LayoutConstraint {
+    switch axis {
+    case .vertical:
+      if let previous {
+        return child.topAnchor.constraint(equalTo: previous.bottomAnchor, constant: spacing)
+      }
+      return child.topAnchor.constraint(equalTo: topAnchor, constant: insets.top)
+    case .horizontal:
+      if let previous {
+        return child.leadingAnchor.constraint(equalTo: previous.trailingAnchor, constant: spacing)
+      }
+      return child.leadingAnchor.constraint(equalTo: leadingAnchor, constant: insets.left)
+    case .overlay:
+      return child.topAnchor.constraint(equalTo: topAnchor, constant: insets.top)
+    }
+  }
+
+  /// Cross-axis placement (and containment for stacks that hug their children).
+  private func crossConstraints(for child: View) -> [LayoutConstraint] {
+    switch axis {
+    case .vertical, .overlay:
+      var made: [LayoutConstraint]
+      if child.isFlexibleWidth {
+        made = [
+          child.leadingAnchor.constraint(equalTo: leadingAnchor, constant: insets.left),
+          child.trailingAnchor.constraint(equalTo: trailingAnchor, constant: -insets.right),
+        ]
+      } else {
+        made = [horizontalAlignment(child)]
+      }
+      if axis == .overlay {
+        made.append(
+          child.bottomAnchor.constraint(lessThanOrEqualTo: bottomAnchor, constant: -insets.bottom))
+      }
+      return made
+    case .horizontal:
+      let top = child.topAnchor.constraint(greaterThanOrEqualTo: topAnchor, constant: insets.top)
+      let bottom = child.bottomAnchor.constraint(
+        lessThanOrEqualTo: bottomAnchor, constant: -insets.bottom)
+      switch alignment {
+      case .leading:
+        return [child.topAnchor.constraint(equalTo: topAnchor, constant: insets.top), bottom]
+      case .center:
+        return [
+          child.centerYAnchor.constraint(
+            equalTo: centerYAnchor, constant: (insets.top - insets.bottom) / 2),
+          top, bottom,
+        ]
+      case .trailing:
+        return [
+          child.bottomAnchor.constraint(equalTo: bottomAnchor, constant: -insets.bottom), top,
+        ]
+      }
+    }
+  }
+
+  private func horizontalAlignment(_ child: View) -> LayoutConstraint {
+    switch alignment {
+    case .leading:
+      child.leadingAnchor.constraint(equalTo: leadingAnchor, constant: insets.left)
+    case .center:
+      child.centerXAnchor.constraint(
+        equalTo: centerXAnchor, constant: (insets.left - insets.right) / 2)
+    case .trailing:
+      child.trailingAnchor.constraint(equalTo: trailingAnchor, constant: -insets.right)
+    }
+  }
+
+  /// The container's far edge: after the last child (vertical: its height follows;
+  /// horizontal: the flexible children fill the width, or fixed ones stay within it).
+  /// A list (whose size is given) has none.
+  private func updateTail(last: View?, anyFlexible: Bool, geometry: Bool) throws(LayoutError) {
+    guard sizeDependsOnChildren, axis != .overlay else { return }
+    let relation: LayoutRelation = axis == .horizontal && !anyFlexible ? .lessThanOrEqual : .equal
+    if let tail, tail.isActive, tailView === last, tail.relation == relation {
+      if geometry { try tail.setConstant(makeTail(last: last, relation: relation).constant) }
+      return
+    }
+    tail?.deactivate()
+    let made = makeTail(last: last, relation: relation)
+    try made.activate()
+    tail = made
+    tailView = last
+  }
+
+  private func makeTail(last: View?, relation: LayoutRelation) -> LayoutConstraint {
+    guard let last else {
+      let extent = axis == .vertical ? insets.vertical : insets.horizontal
+      let anchor = axis == .vertical ? heightAnchor : widthAnchor
+      return relation == .equal
+        ? anchor.constraint(equalToConstant: extent)
+        : anchor.constraint(greaterThanOrEqualToConstant: extent)
+    }
+    if axis == .vertical {
+      return last.bottomAnchor.constraint(equalTo: bottomAnchor, constant: -insets.bottom)
+    }
+    return relation == .equal
+      ? last.trailingAnchor.constraint(equalTo: trailingAnchor, constant: -insets.right)
+      : last.trailingAnchor.constraint(lessThanOrEqualTo: trailingAnchor, constant: -insets.right)
+  }
+
+  /// Horizontal and overlay stacks take the height of their tallest child: a pull towards
+  /// zero height at the fitting-size level, which any child's compression resistance beats.
+  private func updateHug(geometry: Bool) throws(LayoutError) {
+    guard sizeDependsOnChildren, axis != .vertical else { return }
+    if let hug {
+      if geometry { try hug.setConstant(insets.vertical) }
+      return
+    }
+    let made = heightAnchor.constraint(equalToConstant: insets.vertical)
+      .withPriority(.fittingSizeLevel)
+    try made.activate()
+    hug = made
+  }
+}
+
+/// A scrolling list (like a table view of self-sizing cells): a vertical stack whose own
+/// size is given by its superview, so frame-layout invalidation stops here, and whose
+/// content scrolls by moving its bounds.
+public final class ListView: StackView {
+  public private(set) var contentOffset = 0.0
+
+  public init(name: String = "") {
+    super.init(validAxis: .vertical, name: name)
+  }
+
+  override public var sizeDependsOnChildren: Bool { false }
+
+  /// A list takes the size it is offered.
+  override public func sizeThatFits(_ size: Size) -> Size { size }
+
+  override public var bounds: Rect {
+    Rect(origin: Point(x: 0, y: contentOffset), size: frame.size)
+  }
+
+  /// Height of the content (the bottom of the last cell).
+  public var contentHeight: Double { subviews.last?.frame.maxY ?? 0 }
+
+  /// Scrolls: UIKit lays out the scroll view and its superview; frames do not change.
+  public func setContentOffset(_ y: Double) throws(LayoutError) {
+    guard y.isFinite else { throw .invalidSize(view: description, what: "content offset", value: y) }
+    guard y != contentOffset else { return }
+    contentOffset = y
+    setNeedsLayout()
+    superview?.setNeedsLayout()
+  }
+}

@@ -1,0 +1,84 @@
+/// A deterministic synthetic text metric: every character has a fixed advance, lines wrap
+/// greedily at spaces, and a word wider than the line is broken across lines. It stands in
+/// for a font so that a label's height depends on its width, as real text does, and every
+/// machine measures the same.
+public struct TextStyle: Hashable, Sendable {
+  /// Advance of an ordinary character, in points.
+  public var glyphAdvance: Double
+  public var lineHeight: Double
+
+  public init(glyphAdvance: Double = 7, lineHeight: Double = 17) {
+    self.glyphAdvance = glyphAdvance
+    self.lineHeight = lineHeight
+  }
+
+  public static let body = TextStyle()
+  public static let title = TextStyle(glyphAdvance: 9, lineHeight: 22)
+  public static let caption = TextStyle(glyphAdvance: 6, lineHeight: 14)
+
+  public var isValid: Bool {
+    glyphAdvance.isFinite && glyphAdvance > 0 && lineHeight.isFinite && lineHeight >= 0
+  }
+
+  /// The advance of one character: narrow punctuation and `i l j t f` half, `m w` and
+  /// capitals of the same shapes one and a half, everything else one glyph advance.
+  func advance(of scalar: Unicode.Scalar) -> Double {
+    switch scalar {
+    case "i", "l", "j", "t", "f", "I", ".", ",", ";", ":", "'", "!", "|", " ": glyphAdvance * 0.5
+    case "m", "w", "M", "W", "@": glyphAdvance * 1.5
+    default: glyphAdvance
+    }
+  }
+}
+
+/// A text broken into words with their widths, so wrapping at a width costs O(words).
+struct TextMetrics {
+  private(set) var wordWidths: [Double] = []
+  private(set) var spaceWidth: Double = 0
+  /// Width of the text on one line.
+  private(set) var naturalWidth: Double = 0
+
+  init(text: String, style: TextStyle) {
+    spaceWidth = style.advance(of: " ")
+    var current = 0.0
+    var inWord = false
+    for scalar in text.unicodeScalars {
+      if scalar == " " || scalar == "\n" || scalar == "\t" {
+        if inWord { wordWidths.append(current) }
+        current = 0
+        inWord = false
+      } else {
+        current += style.advance(of: scalar)
+        inWord = true
+      }
+    }
+    if inWord { wordWidths.append(current) }
+    naturalWidth = wordWidths.reduce(0, +) + Double(max(0, wordWidths.count - 1)) * spaceWidth
+  }
+
+  /// Lines needed at `width`: greedy, a space between words, over-long words broken.
+  func lineCount(width: Double) -> Int {
+    guard !wordWidths.isEmpty else { return 0 }
+    guard width > 0 else { return wordWidths.count }
+    var lines = 1
+    var used = 0.0
+    for word in wordWidths {
+      let needed = used == 0 ? word : used + spaceWidth + word
+      if needed <= width {
+        used = needed
+        continue
+      }
+      if used > 0 { lines += 1 }
+      if word <= width {
+        used = word
+      } else {
+        // Broken at the width: full lines, then the rest starts the current line.
+        let full = (word / width).rounded(.down)
+        let rest = word - full * width
+        lines += Int(full) - (rest == 0 ? 1 : 0)
+        used = rest == 0 ? width : rest
+      }
+    }
+    return lines
+  }
+}

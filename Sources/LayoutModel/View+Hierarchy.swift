@@ -1,0 +1,148 @@
+// MARK: - Adding and removing subviews
+
+extension View {
+  /// Appends `view` to the subviews (moving it from its old superview, as UIKit does).
+  /// - Throws: ``LayoutError/viewIsAncestor(child:parent:)`` when `view` is this view or one
+  ///   of its ancestors, ``LayoutError/windowAsSubview(_:)`` for a window.
+  public func addSubview(_ view: View) throws(LayoutError) {
+    let count = view.parent === self ? subviews.count - 1 : subviews.count
+    try insertSubview(view, at: count)
+  }
+
+  /// Inserts `view` at `index` of the subviews. Adding a subview flags this view and the
+  /// new one for layout; in a frame-layout window it also invalidates the fitting size of
+  /// every ancestor whose size depends on its children.
+  /// - Throws: as ``addSubview(_:)``, and ``LayoutError/indexOutOfRange(view:index:count:)``.
+  public func insertSubview(_ view: View, at index: Int) throws(LayoutError) {
+    if view is Window { throw .windowAsSubview(view.description) }
+    if view === self || isDescendant(of: view) {
+      throw .viewIsAncestor(child: view.description, parent: description)
+    }
+    let count = view.parent === self ? subviews.count - 1 : subviews.count
+    guard index >= 0, index <= count else {
+      throw .indexOutOfRange(view: description, index: index, count: count)
+    }
+    if view.parent != nil { view.removeFromSuperview() }
+    subviews.insert(view, at: index)
+    view.parent = self
+    view.moved(toDepth: depth + 1, window: owner)
+    didAddSubview(view)
+    setNeedsLayout()
+    view.setNeedsLayout()
+    childrenDidChange()
+  }
+
+  /// Removes this view from its superview. Constraints between a view of this subtree and a
+  /// view outside it are deactivated (as UIKit does); constraints inside the subtree stay
+  /// active and are solved again when the subtree joins a window.
+  public func removeFromSuperview() {
+    guard let parent else { return }
+    parent.willRemoveSubview(self)
+    deactivateCrossingConstraints()
+    if let index = parent.subviews.firstIndex(where: { $0 === self }) {
+      parent.subviews.remove(at: index)
+    }
+    self.parent = nil
+    moved(toDepth: 0, window: nil)
+    parent.setNeedsLayout()
+    parent.childrenDidChange()
+  }
+
+  /// Whether this view is `ancestor` or lies below it.
+  public func isDescendant(of ancestor: View) -> Bool {
+    var view: View? = self
+    while let current = view {
+      if current === ancestor { return true }
+      if current.depth < ancestor.depth { return false }
+      view = current.parent
+    }
+    return false
+  }
+
+  /// The nearest view that is an ancestor of (or equal to) both views, nil if they are in
+  /// different trees.
+  func commonAncestor(with other: View) -> View? {
+    var a: View? = self
+    var b: View? = other
+    while let x = a, let y = b, x.depth > y.depth { a = x.parent }
+    while let x = a, let y = b, y.depth > x.depth { b = y.parent }
+    while let x = a, let y = b {
+      if x === y { return x }
+      a = x.parent
+      b = y.parent
+    }
+    return nil
+  }
+
+  /// Calls `body` on this view and every view below it, parents before children. Iterative,
+  /// so a tree tens of thousands of levels deep does not exhaust the stack.
+  public func forEachInSubtree(_ body: (View) throws(LayoutError) -> Void) throws(LayoutError) {
+    var stack: [View] = [self]
+    while let view = stack.popLast() {
+      try body(view)
+      stack.append(contentsOf: view.subviews.reversed())
+    }
+  }
+
+  /// Non-throwing variant for internal walks.
+  func walkSubtree(_ body: (View) -> Void) {
+    var stack: [View] = [self]
+    while let view = stack.popLast() {
+      body(view)
+      stack.append(contentsOf: view.subviews.reversed())
+    }
+  }
+
+  // MARK: - Tree bookkeeping
+
+  /// A child joined or left: frame layout re-measures upwards; containers regenerate
+  /// their constraints.
+  func childrenDidChange() {
+    if owner?.engine == nil, sizeDependsOnChildren { invalidateFittingSize() }
+    if arrangesSubviews { setNeedsUpdateConstraints() }
+  }
+
+  /// Updates depth and window for the subtree rooted here, moving flags, solver variables
+  /// and constraints from the old window to the new one.
+  func moved(toDepth newDepth: Int, window newWindow: Window?) {
+    let oldWindow = owner
+    let delta = newDepth - depth
+    walkSubtree { view in
+      view.depth += delta
+      guard oldWindow !== newWindow else { return }
+      oldWindow?.engine?.detach(view)
+      view.owner = newWindow
+    }
+    if oldWindow === newWindow {
+      if let newWindow { walkSubtree { newWindow.requeue($0) } }
+      return
+    }
+    guard let newWindow else { return }
+    // Constraints are installed once both ends are in the new window.
+    walkSubtree { view in
+      newWindow.requeue(view)
+      if let engine = newWindow.engine {
+        engine.attach(view)
+        view.intrinsic.needsUpdate = true
+        view.setNeedsUpdateConstraints()
+      } else {
+        view.fitProposal = nil
+      }
+    }
+  }
+
+  /// Deactivates every active constraint that names a view of this subtree and a view
+  /// outside it.
+  func deactivateCrossingConstraints() {
+    walkSubtree { $0.marked = true }
+    var crossing: [LayoutConstraint] = []
+    walkSubtree { view in
+      for constraint in view.attachedConstraints
+      where !(constraint.firstView.marked && (constraint.secondView?.marked ?? true)) {
+        crossing.append(constraint)
+      }
+    }
+    walkSubtree { $0.marked = false }
+    for constraint in crossing { constraint.deactivate() }
+  }
+}

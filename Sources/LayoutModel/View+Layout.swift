@@ -1,0 +1,96 @@
+// MARK: - Flags and immediate updates (UIKit's setNeeds... / ...IfNeeded pairs)
+
+extension View {
+  /// Flags the view for layout at the next update cycle and returns at once.
+  public func setNeedsLayout() {
+    if let owner, owner.passView != nil { owner.noteFlag(self) }
+    guard !needsLayout else { return }
+    needsLayout = true
+    owner?.layoutQueue.insert(self)
+  }
+
+  /// Flags the view for a constraints pass at the next update cycle.
+  public func setNeedsUpdateConstraints() {
+    if let owner, owner.passView != nil { owner.noteFlag(self) }
+    guard !needsUpdateConstraints else { return }
+    needsUpdateConstraints = true
+    owner?.constraintQueue.append(self)
+  }
+
+  /// Flags the view for drawing at the next update cycle. There is no immediate variant.
+  public func setNeedsDisplay() {
+    guard !needsDisplay else { return }
+    needsDisplay = true
+    owner?.displayQueue.append(self)
+  }
+
+  /// Lays out now if layout is pending: constraints pass and solve (window-wide, as the
+  /// window shares one solver), then `layoutSubviews` on the flagged views of the subtree
+  /// under the topmost flagged ancestor of this view. Free when nothing is flagged; a
+  /// second call without changes in between does nothing.
+  /// - Throws: ``LayoutError/layoutCycle(_:)`` when layout does not settle;
+  ///   ``LayoutError/unsatisfiableConstraint(_:)`` from a constraints pass.
+  public func layoutIfNeeded() throws(LayoutError) {
+    guard let owner else {
+      layoutDetachedSubtree()
+      return
+    }
+    var root = self
+    while let up = root.parent, up.needsLayout { root = up }
+    try owner.updateCycle(root: root === owner ? nil : root)
+  }
+
+  /// Runs the constraints pass now if any view of the window is flagged for it.
+  public func updateConstraintsIfNeeded() throws(LayoutError) {
+    try owner?.constraintsPass()
+  }
+
+  /// A tree with no window has no queues: lay out its flagged views parents first.
+  private func layoutDetachedSubtree() {
+    var stack: [View] = [self]
+    while let view = stack.popLast() {
+      if view.needsLayout {
+        view.needsLayout = false
+        view.layoutSubviews()
+      }
+      stack.append(contentsOf: view.subviews.reversed())
+    }
+  }
+}
+
+// MARK: - Frame layout: fitting sizes, measured children first
+
+extension View {
+  /// The cached ``sizeThatFits(_:)``: measured once per proposal until the content or a
+  /// child changes. Frame-layout containers measure their children through it, so a tick
+  /// re-measures only what a mutation invalidated.
+  public func fittingSize(for proposal: Size) -> Size {
+    if let cached = fitProposal, cached == proposal { return fitResult }
+    owner?.countedSizeThatFits += 1
+    let size = sizeThatFits(proposal)
+    fitProposal = proposal
+    fitResult = size
+    return size
+  }
+
+  /// Resizes the view to its fitting size for its current size (UIKit's `sizeToFit`).
+  public func sizeToFit() {
+    let size = fittingSize(for: frame.size)
+    assignFrame(Rect(origin: frame.origin, size: size))
+  }
+
+  /// Frame layout's invalidation: the fitting size of this view is stale, so is that of
+  /// every ancestor whose size depends on its children. The walk flags those ancestors for
+  /// layout and stops at the first one whose size does not depend on its children (it
+  /// only needs to re-place them), or at one already invalid (amortised O(1) per tick).
+  public func invalidateFittingSize() {
+    fitProposal = nil
+    var child = self
+    while let up = child.parent {
+      up.setNeedsLayout()
+      guard up.sizeDependsOnChildren, up.fitProposal != nil else { return }
+      up.fitProposal = nil
+      child = up
+    }
+  }
+}

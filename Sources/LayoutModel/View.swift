@@ -1,0 +1,166 @@
+/// A rectangle of a window's tree, modelled on UIKit's `UIView`.
+///
+/// A view has a frame in its superview's coordinate space, subviews, and three flags: needs
+/// update constraints, needs layout, needs display. `setNeedsLayout()` and its siblings only
+/// set a flag and queue the view in its window; the window's update cycle (run at the end of
+/// every run-loop tick, or at once by `layoutIfNeeded()`) visits flagged views only.
+///
+/// How a window computes frames is the window's choice (``Window/LayoutMode``): Auto Layout
+/// solves the constraints of the whole window in one solver, frame layout lets containers
+/// size themselves from their children with ``sizeThatFits(_:)``. Subclasses override
+/// ``layoutSubviews()``, ``updateConstraints()``, ``draw()``, ``sizeThatFits(_:)`` and
+/// ``intrinsicContentSize`` as in UIKit, and call `super` first.
+open class View: CustomStringConvertible {
+  /// A name for diagnostics (errors name views by it).
+  public var name: String
+  /// The frame in the superview's coordinate space. Set it with ``setFrame(_:)``.
+  public internal(set) var frame: Rect = .zero
+  public internal(set) var subviews: [View] = []
+
+  // The tree owns its views downwards only. `deinit` clears the children's back pointers,
+  // so these never dangle; they are unowned(unsafe) to keep reference counting off the
+  // passes, which follow them for every flagged view.
+  unowned(unsafe) var parent: View?
+  unowned(unsafe) var owner: Window?
+  /// Distance from the root of the tree (the window has depth 0).
+  var depth = 0
+
+  // MARK: - Flags
+  public internal(set) var needsLayout = false
+  public internal(set) var needsUpdateConstraints = false
+  public internal(set) var needsDisplay = false
+
+  // MARK: - Auto Layout state
+  /// The solver variables of this view (origin in the superview's space, and size).
+  var variables: ViewVariables?
+  /// Active constraints that name this view.
+  var attachedConstraints: [LayoutConstraint] = []
+  /// Content hugging / compression resistance constraints from `intrinsicContentSize`.
+  var intrinsic = IntrinsicConstraints()
+  /// Constraints a container made to place this view (see `StackView`).
+  var arrangement: Arrangement?
+  /// Priorities of the intrinsic-size constraints, horizontal then vertical.
+  var hugging = (horizontal: LayoutPriority.defaultLow, vertical: LayoutPriority.defaultLow)
+  var compression = (horizontal: LayoutPriority.defaultHigh, vertical: LayoutPriority.defaultHigh)
+
+  // MARK: - Frame layout state
+  /// The last `sizeThatFits` proposal and answer (nil proposal: not measured since the
+  /// content last changed).
+  var fitProposal: Size?
+  var fitResult = Size.zero
+
+  // MARK: - Cycle detection
+  var visitEpoch: UInt32 = 0
+  var layoutVisits = 0
+  var constraintVisits = 0
+  var flaggedBy: String?
+  /// Scratch mark for subtree membership tests.
+  var marked = false
+
+  public init(name: String = "") {
+    self.name = name
+  }
+
+  deinit {
+    for child in subviews {
+      child.parent = nil
+      child.owner = nil
+    }
+  }
+
+  public var superview: View? { parent }
+  public var window: Window? { owner }
+
+  public var description: String {
+    let type = String(describing: Swift.type(of: self))
+    return name.isEmpty ? type : "\(type) '\(name)'"
+  }
+
+  /// Whether this view is laid out by its window's solver.
+  public var usesAutoLayout: Bool { owner?.engine != nil }
+
+  /// Whether a container gives this view the full width it has (labels, stacks), or lets it
+  /// keep its own width and aligns it (images).
+  open var isFlexibleWidth: Bool { true }
+
+  // MARK: - Geometry
+
+  /// Sets the frame. A change of size flags the view for layout and display, as resizing
+  /// does in UIKit; a move alone flags nothing.
+  /// - Throws: ``LayoutError/invalidSize(view:what:value:)`` for a negative or non-finite
+  ///   size or a non-finite origin.
+  public func setFrame(_ rect: Rect) throws(LayoutError) {
+    for (what, value) in [("width", rect.width), ("height", rect.height)]
+    where !(value.isFinite && value >= 0) {
+      throw .invalidSize(view: description, what: what, value: value)
+    }
+    for (what, value) in [("x", rect.minX), ("y", rect.minY)] where !value.isFinite {
+      throw .invalidSize(view: description, what: what, value: value)
+    }
+    assignFrame(rect)
+    frameWasSet()
+  }
+
+  /// Hook for views whose frame is an input (the window pins its solver to it).
+  func frameWasSet() {}
+
+  /// Sets the frame from a layout computation (no validation).
+  @inline(__always) func assignFrame(_ rect: Rect) {
+    let resized = rect.size != frame.size
+    frame = rect
+    if resized {
+      setNeedsLayout()
+      setNeedsDisplay()
+    }
+  }
+
+  /// The bounds: the frame's size at the origin (scroll views move the origin).
+  open var bounds: Rect { Rect(origin: .zero, size: frame.size) }
+
+  // MARK: - Overridable passes
+
+  /// Places the subviews. In an Auto Layout window the default copies each subview's frame
+  /// out of the solver; frame-layout containers override it to place their children.
+  open func layoutSubviews() {
+    guard let engine = owner?.engine else { return }
+    for child in subviews {
+      guard let vars = child.variables else { continue }
+      child.assignFrame(engine.frame(of: vars))
+    }
+  }
+
+  /// Brings this view's constraints up to date. The default maintains the content-hugging
+  /// and compression-resistance constraints of ``intrinsicContentSize``.
+  open func updateConstraints() throws(LayoutError) {
+    try updateIntrinsicConstraints()
+  }
+
+  /// The size this view would take when offered `size` (UIKit's `sizeThatFits`). Frame
+  /// layout measures through ``fittingSize(for:)``, which caches the answer. The default
+  /// keeps the current size.
+  open func sizeThatFits(_ size: Size) -> Size { frame.size }
+
+  /// Whether this view's fitting size depends on its subviews (stacks: yes; a scroll list
+  /// or a window, whose size is given: no). Frame-layout invalidation stops at the first
+  /// ancestor for which this is false.
+  open var sizeDependsOnChildren: Bool { false }
+
+  /// Whether this view makes constraints for its subviews in `updateConstraints` (and so
+  /// needs a constraints pass when they change).
+  open var arrangesSubviews: Bool { false }
+
+  /// The natural size of the content, ``View/noIntrinsicMetric`` for a dimension without
+  /// one. Auto Layout turns it into hugging and compression-resistance constraints.
+  open var intrinsicContentSize: Size {
+    Size(width: View.noIntrinsicMetric, height: View.noIntrinsicMetric)
+  }
+
+  /// Draws the content. Counted by the display pass; the model draws nothing.
+  open func draw() {}
+
+  /// Called after `view` joined the subviews.
+  open func didAddSubview(_ view: View) {}
+
+  /// Called before `view` leaves the subviews.
+  open func willRemoveSubview(_ view: View) {}
+}

@@ -1,0 +1,265 @@
+import Cassowary
+
+/// The root of a view tree, the owner of its update queues and, under Auto Layout, of the
+/// one solver that lays out all its views (as in UIKit, one engine per window).
+///
+/// ``runUpdateCycle()`` is what the run loop calls at the end of a tick: constraints pass,
+/// solve, layout pass (repeated while a pass flags more work, within ``visitLimit``), then
+/// the display pass. Each pass visits only flagged views.
+public final class Window: View {
+  /// How frames are computed.
+  public enum LayoutMode: String, Sendable, CaseIterable {
+    /// Constraints between anchors, solved by one incremental Cassowary solver.
+    case autoLayout
+    /// `sizeThatFits` and `layoutSubviews` of frame-based containers, children first.
+    case frames
+  }
+
+  public let layoutMode: LayoutMode
+  let engine: LayoutEngine?
+
+  var layoutQueue = DepthQueue()
+  var constraintQueue: [View] = []
+  var displayQueue: [View] = []
+
+  /// How many times one view may be laid out, or have its constraints updated, within one
+  /// update cycle before the cycle is reported as a layout cycle. Legitimate layouts need
+  /// two (a multi-line label learns its width, then its height).
+  public var visitLimit = 6
+
+  // Counters kept here; the solver's pivots are added when read.
+  var stored = LayoutCounters()
+  var countedSizeThatFits = 0
+  /// The view whose `layoutSubviews` or `updateConstraints` is running (cycle tracking).
+  unowned(unsafe) var passView: View?
+  var epoch: UInt32 = 0
+  var repeaters: [View] = []
+  /// Told when each pass of ``runUpdateCycle()`` starts (the run loop sets it per tick).
+  public var phaseObserver: ((TickPhase?) -> Void)?
+
+  /// A window of `size` points.
+  /// - Throws: ``LayoutError/invalidSize(view:what:value:)`` for a negative or non-finite
+  ///   size.
+  public init(size: Size, layoutMode: LayoutMode, name: String = "window") throws(LayoutError) {
+    self.layoutMode = layoutMode
+    engine = layoutMode == .autoLayout ? LayoutEngine() : nil
+    super.init(name: name)
+    owner = self
+    engine?.window = self
+    engine?.attach(self)
+    try setFrame(Rect(origin: .zero, size: size))
+    setNeedsLayout()
+  }
+
+  /// Work done by this window's passes and solver since it was created.
+  public var counters: LayoutCounters {
+    var c = stored
+    c.sizeThatFits = countedSizeThatFits
+    if let engine {
+      c.solverPivots = engine.solver.counters.pivots
+      c.constraintsAdded = engine.added
+      c.constraintsRemoved = engine.removed
+      c.constraintsChanged = engine.changed
+      c.solves = engine.solves
+    }
+    return c
+  }
+
+  /// The solver's own counters (nil for a frame-layout window).
+  public var solverCounters: SolverCounters? { engine?.solver.counters }
+
+  override func frameWasSet() {
+    engine?.pinWindow(to: frame.size)
+  }
+
+  override public var sizeDependsOnChildren: Bool { false }
+  override public var arrangesSubviews: Bool { engine != nil }
+
+  // MARK: - Root views: pinned to the window's top edge and width
+
+  /// Frame layout: each root view spans the window's width; a view whose size does not
+  /// depend on its children (a scroll list) also gets the window's height, others their
+  /// fitting height.
+  override public func layoutSubviews() {
+    guard engine == nil else {
+      super.layoutSubviews()
+      return
+    }
+    for child in subviews {
+      let fitted = child.fittingSize(for: frame.size)
+      child.assignFrame(Rect(x: 0, y: 0, width: frame.width, height: fitted.height))
+    }
+  }
+
+  /// Auto Layout: the same placement as constraints.
+  override public func updateConstraints() throws(LayoutError) {
+    try super.updateConstraints()
+    for child in subviews where child.arrangement?.container !== self {
+      var made: [LayoutConstraint] = [
+        child.leadingAnchor.constraint(equalTo: leadingAnchor),
+        child.topAnchor.constraint(equalTo: topAnchor),
+        child.widthAnchor.constraint(equalTo: widthAnchor),
+      ]
+      if !child.sizeDependsOnChildren {
+        made.append(child.heightAnchor.constraint(equalTo: heightAnchor))
+      }
+      try LayoutConstraint.activate(made)
+      child.arrangement = Arrangement(container: self, constraints: made)
+    }
+  }
+
+  override public func willRemoveSubview(_ view: View) {
+    view.arrangement = nil
+  }
+
+  // MARK: - The update cycle
+
+  /// Runs the end-of-tick update cycle: constraints, layout, display.
+  /// - Throws: ``LayoutError/layoutCycle(_:)``, ``LayoutError/unsatisfiableConstraint(_:)``.
+  public func runUpdateCycle() throws(LayoutError) {
+    try updateCycle(root: nil)
+    phaseObserver?(.display)
+    displayPass()
+  }
+
+  /// Constraints pass, solve and layout pass, repeated while passes flag more work. With a
+  /// `root`, only views of its subtree are laid out (the rest stay queued).
+  func updateCycle(root: View?) throws(LayoutError) {
+    epoch &+= 1
+    repeaters.removeAll(keepingCapacity: true)
+    while true {
+      phaseObserver?(.constraints)
+      try constraintsPass()
+      solveIfNeeded()
+      guard hasLayoutWork(within: root) else { return }
+      stored.layoutRounds += 1
+      phaseObserver?(.layout)
+      try layoutPass(within: root)
+    }
+  }
+
+  private func hasLayoutWork(within root: View?) -> Bool {
+    guard let root else { return !layoutQueue.isEmpty }
+    let pending = layoutQueue.drain()
+    var found = false
+    for view in pending {
+      layoutQueue.insert(view)
+      if !found, view.needsLayout, view.owner === self, view.isDescendant(of: root) {
+        found = true
+      }
+    }
+    return found
+  }
+
+  /// Calls `updateConstraints` on flagged views, deepest first (a container's constraints
+  /// may depend on its children's), until none is flagged.
+  func constraintsPass() throws(LayoutError) {
+    while !constraintQueue.isEmpty {
+      var batch = constraintQueue
+      constraintQueue.removeAll(keepingCapacity: true)
+      if batch.count > 1 { batch.sort { $0.depth > $1.depth } }
+      for view in batch where view.needsUpdateConstraints && view.owner === self {
+        view.needsUpdateConstraints = false
+        try countVisit(view, pass: .constraints)
+        stored.updateConstraints += 1
+        passView = view
+        defer { passView = nil }
+        try view.updateConstraints()
+      }
+    }
+  }
+
+  /// Reads the solver's new solution; every view whose variables moved flags its superview
+  /// (which places it) for layout.
+  func solveIfNeeded() {
+    guard let engine, engine.needsSolve else { return }
+    engine.solve()
+  }
+
+  /// Calls `layoutSubviews` on flagged views, parents before children.
+  private func layoutPass(within root: View?) throws(LayoutError) {
+    var deferred: [View] = []
+    defer { for view in deferred { layoutQueue.insert(view) } }
+    while let view = layoutQueue.popShallowest() {
+      guard view.needsLayout, view.owner === self else { continue }
+      if let root, !view.isDescendant(of: root) {
+        deferred.append(view)
+        continue
+      }
+      view.needsLayout = false
+      try countVisit(view, pass: .layout)
+      stored.layoutSubviews += 1
+      passView = view
+      view.layoutSubviews()
+      passView = nil
+      // A layoutSubviews that changed constraints is served by the next round's solve.
+    }
+  }
+
+  /// Calls `draw` on every view flagged for display.
+  func displayPass() {
+    let batch = displayQueue
+    displayQueue.removeAll(keepingCapacity: true)
+    for view in batch where view.needsDisplay && view.owner === self {
+      view.needsDisplay = false
+      stored.draw += 1
+      view.draw()
+    }
+  }
+
+  /// Re-queues the flags of a view that joined this window (or moved within it).
+  func requeue(_ view: View) {
+    if view.needsLayout { layoutQueue.insert(view) }
+    if view.needsUpdateConstraints { constraintQueue.append(view) }
+    if view.needsDisplay { displayQueue.append(view) }
+  }
+
+  // MARK: - Cycle detection
+
+  /// Counts a visit of `view` in this update cycle and stops the cycle when the view comes
+  /// back more than `visitLimit` times.
+  private func countVisit(_ view: View, pass: LayoutCycle.Pass) throws(LayoutError) {
+    if view.visitEpoch != epoch {
+      view.visitEpoch = epoch
+      view.layoutVisits = 0
+      view.constraintVisits = 0
+    }
+    let visits: Int
+    switch pass {
+    case .layout:
+      view.layoutVisits += 1
+      visits = view.layoutVisits
+    case .constraints:
+      view.constraintVisits += 1
+      visits = view.constraintVisits
+    }
+    if visits == 2 { repeaters.append(view) }
+    guard visits > visitLimit else { return }
+    throw .layoutCycle(cycleReport(pass: pass))
+  }
+
+  private func cycleReport(pass: LayoutCycle.Pass) -> LayoutCycle {
+    let threshold = max(2, visitLimit / 2)
+    var entries: [(View, Int)] = []
+    for view in repeaters where view.visitEpoch == epoch {
+      let visits = pass == .layout ? view.layoutVisits : view.constraintVisits
+      if visits >= threshold { entries.append((view, visits)) }
+    }
+    entries.sort { $0.1 > $1.1 }
+    return LayoutCycle(
+      pass: pass, limit: visitLimit,
+      views: entries.prefix(12).map {
+        LayoutCycle.Entry(view: $0.0.description, visits: $0.1, flaggedBy: $0.0.flaggedBy)
+      })
+  }
+
+  /// Records who flagged `view` when a pass flags the running view or one of its ancestors:
+  /// the pattern of a layout cycle. Flags on descendants (the normal case) cost nothing.
+  func noteFlag(_ view: View) {
+    guard let running = passView, view.depth <= running.depth,
+      running.isDescendant(of: view)
+    else { return }
+    view.flaggedBy = running.description
+  }
+}
+
