@@ -25,6 +25,7 @@ public class StackView: View {
   private var tail: LayoutConstraint?
   unowned(unsafe) private var tailView: View?
   private var hug: LayoutConstraint?
+  private var floor: LayoutConstraint?
   private var geometryChanged = false
   private var alignmentChanged = false
 
@@ -352,16 +353,27 @@ public class StackView: View {
 
   /// Horizontal and overlay stacks take the height of their tallest child: a pull towards
   /// zero height at the fitting-size level, which any child's compression resistance beats.
+  /// The floor (height at least the insets, required) keeps an empty stack from being
+  /// squeezed by the hugs of the stacks around it, which pull with the same weight.
+  ///
+  /// Limitation, as in UIKit: each enclosing hugging stack adds its pull on the innermost
+  /// content, so beyond 750 / 50 = 15 nested horizontal or overlay stacks the hugs would
+  /// outweigh a label's compression resistance. The generators stay far below that.
   private func updateHug(geometry: Bool) throws(LayoutError) {
     guard sizeDependsOnChildren, axis != .vertical else { return }
-    if let hug {
-      if geometry { try hug.setConstant(insets.vertical) }
+    if let hug, let floor {
+      if geometry {
+        try hug.setConstant(insets.vertical)
+        try floor.setConstant(insets.vertical)
+      }
       return
     }
     let made = heightAnchor.constraint(equalToConstant: insets.vertical)
       .withPriority(.fittingSizeLevel)
-    try made.activate()
+    let madeFloor = heightAnchor.constraint(greaterThanOrEqualToConstant: insets.vertical)
+    try LayoutConstraint.activate([madeFloor, made])
     hug = made
+    floor = madeFloor
   }
 }
 

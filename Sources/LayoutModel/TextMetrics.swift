@@ -60,6 +60,9 @@ struct TextMetrics {
   func lineCount(width: Double) -> Int {
     guard !wordWidths.isEmpty else { return 0 }
     guard width > 0 else { return wordWidths.count }
+    // A width that a solver computed as 89.99999999999 for a frame layout's 90 must wrap
+    // the same way: widths within a nanopoint of a line's end count as fitting.
+    let width = width + 1e-9
     var lines = 1
     var used = 0.0
     for word in wordWidths {

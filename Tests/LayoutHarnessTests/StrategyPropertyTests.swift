@@ -1,0 +1,130 @@
+import LayoutHarness
+import LayoutModel
+import Testing
+
+/// Seeded random scenes and mutation sequences: after every tick the three strategies give
+/// every view the same frame, and at the end they agree with a fresh layout of the final
+/// scene (so incremental layout is not merely consistent, but right).
+@Suite struct StrategyPropertyTests {
+  /// Runs `ticks` ticks of random mutations (1-3 per tick) on `scene` under the three
+  /// strategies, checking frames after each, then against fresh trees of the final scene.
+  func check(scene start: Scene, generator: inout SceneGenerator, ticks: Int) throws {
+    var scene = start
+    generator.continueIDs(after: scene)
+    let strategies = try StrategyKind.allCases.map { try makeStrategy($0, scene: scene) }
+    for strategy in strategies { try strategy.tick([]) }
+    try FrameCheck.compare(strategies)
+    for _ in 0..<ticks {
+      var batch: [SceneMutation] = []
+      for _ in 0..<generator.rng.int(in: 1...3) {
+        let mutation = generator.randomMutation(of: scene)
+        try scene.apply(mutation)
+        batch.append(mutation)
+      }
+      for strategy in strategies { try strategy.tick(batch) }
+      do {
+        try FrameCheck.compare(strategies)
+      } catch {
+        Issue.record("after \(batch): \(error)")
+        return
+      }
+    }
+    let fresh = try [StrategyKind.coalesced, .bottomUp].map { try makeStrategy($0, scene: scene) }
+    for strategy in fresh { try strategy.tick([]) }
+    try FrameCheck.compare([
+      ("incremental coalesced", strategies[0].tree), ("incremental eager", strategies[1].tree),
+      ("incremental bottom-up", strategies[2].tree), ("fresh coalesced", fresh[0].tree),
+      ("fresh bottom-up", fresh[1].tree),
+    ])
+  }
+
+  @Test(arguments: 0..<40)
+  func randomScenesAgreeAfterEveryTick(seed: UInt64) throws {
+    // Widths are budgeted for the narrowest window the mutations resize to.
+    var generator = SceneGenerator(seed: seed, windowSize: Size(width: 300, height: 700))
+    var scene = generator.random(views: 20 + Int(seed % 7) * 15)
+    scene.windowSize = Size(width: 390, height: 700)
+    try check(scene: scene, generator: &generator, ticks: 15)
+  }
+
+  @Test(arguments: [UInt64(1), 2, 3])
+  func feedsAgreeAfterEveryTick(seed: UInt64) throws {
+    var generator = SceneGenerator(seed: seed, windowSize: Size(width: 300, height: 700))
+    let scene = generator.feed(cells: 12)
+    try check(scene: scene, generator: &generator, ticks: 15)
+  }
+
+  @Test func deepAndBalancedScenesAgree() throws {
+    var generator = SceneGenerator(seed: 7, windowSize: Size(width: 300, height: 700))
+    try check(scene: generator.deep(depth: 30), generator: &generator, ticks: 8)
+    try check(scene: generator.balanced(branching: 3, depth: 4), generator: &generator, ticks: 8)
+    try check(scene: generator.wide(count: 60), generator: &generator, ticks: 8)
+  }
+
+  @Test func aMismatchNamesTheViewAndBothFrames() throws {
+    var generator = SceneGenerator(seed: 5)
+    let scene = generator.feed(cells: 3)
+    let a = try makeStrategy(.coalesced, scene: scene)
+    let b = try makeStrategy(.bottomUp, scene: scene)
+    try a.tick([])
+    try b.tick([])
+    // Change one tree only: the check must catch it and say where.
+    let body = scene.root.content.children[1].content.children[1]
+    try b.tick([.setText(id: body.id, text: String(repeating: "longer text ", count: 30))])
+    #expect {
+      try FrameCheck.compare([a, b])
+    } throws: { error in
+      guard let mismatch = error as? FrameMismatch else { return false }
+      return mismatch.view.contains("cell1") && mismatch.first.label == "coalesced"
+        && mismatch.second.label == "bottom-up"
+        && !mismatch.first.frame.isApproximatelyEqual(to: mismatch.second.frame)
+        && mismatch.description.contains("cell1")
+    }
+  }
+}
+
+/// Counters tell the strategies apart: the point of the comparison.
+@Suite struct StrategyCounterTests {
+  /// Texts alternate between one line and many, so every change moves the layout.
+  func textChanges(_ scene: Scene, count: Int, round: Int) -> [SceneMutation] {
+    let bodies = SceneIndex(scene).labels.filter { id in
+      var isBody = false
+      scene.forEachNode { if $0.id == id { isBody = $0.name.hasSuffix(".body") } }
+      return isBody
+    }
+    return (0..<count).map { k in
+      let long = (round + k) % 2 == 0
+      return .setText(
+        id: bodies[k], text: long ? String(repeating: "wrap me please ", count: 20) : "short")
+    }
+  }
+
+  @Test(arguments: [1, 4, 9])
+  func eagerSolvesOncePerMutationCoalescedOncePerTick(k: Int) throws {
+    var generator = SceneGenerator(seed: 11)
+    let scene = generator.feed(cells: 20)
+    let coalesced = try makeStrategy(.coalesced, scene: scene)
+    let eager = try makeStrategy(.eager, scene: scene)
+    let bottomUp = try makeStrategy(.bottomUp, scene: scene)
+    for s in [coalesced, eager, bottomUp] { try s.tick([]) }
+    for round in 0..<3 {
+      let batch = textChanges(scene, count: k, round: round)
+      let before = (coalesced.window.counters, eager.window.counters, bottomUp.window.counters)
+      for s in [coalesced, eager, bottomUp] { try s.tick(batch) }
+      let c = coalesced.window.counters - before.0
+      let e = eager.window.counters - before.1
+      let b = bottomUp.window.counters - before.2
+      #expect(c.solves == 1)
+      #expect(e.solves == k)
+      // Each solve is followed by a layout pass; eager's end-of-tick cycle finds nothing.
+      #expect(e.layoutRounds == k)
+      #expect(c.layoutRounds == 1)
+      // Bottom-up never touches a solver.
+      #expect(b.solves == 0 && b.solverPivots == 0 && b.constraintsChanged == 0)
+      #expect(b.sizeThatFits > 0)
+      // Each text change is one in-place change per intrinsic bound (two), never add/remove.
+      #expect(c.constraintsChanged == 2 * k && c.constraintsAdded == 0 && c.constraintsRemoved == 0)
+      try FrameCheck.compare([coalesced, eager, bottomUp])
+    }
+  }
+}
