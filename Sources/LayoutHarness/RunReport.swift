@@ -1,0 +1,150 @@
+internal import Foundation
+
+/// A run's results: the JSON report contract (DESIGN.md section 7). `schemaVersion`,
+/// `budgetNs` and `results` at the top; per result `strategy`, `shape`, `size`, `mutation`,
+/// `ticks`, `tickNs`, `overBudget`, `hitchMsPerS`, `counters`, `allocations`. Everything
+/// else is additional and may grow; readers ignore keys they do not know.
+public struct RunReport: Codable, Hashable, Sendable {
+  public static let currentSchemaVersion = 1
+
+  public var schemaVersion: Int
+  /// The frame budget of the run's refresh rate.
+  public var budgetNs: Double
+  public var hz: Int
+  /// What the harness's own per-tick instrumentation costs (clock reads, counters,
+  /// allocation probes), measured at the start of the run.
+  public var measurementOverheadNs: Double
+  /// Where and how the run was made.
+  public var environment: [String: String]
+  public var results: [RunResult]
+  /// Size sweeps (`layout-bench sweep`), empty for plain runs.
+  public var sweeps: [SweepResult]
+
+  public init(
+    hz: Int, measurementOverheadNs: Double, environment: [String: String],
+    results: [RunResult], sweeps: [SweepResult] = []
+  ) {
+    schemaVersion = Self.currentSchemaVersion
+    budgetNs = FrameBudget(hz: hz).nanoseconds
+    self.hz = hz
+    self.measurementOverheadNs = measurementOverheadNs
+    self.environment = environment
+    self.results = results
+    self.sweeps = sweeps
+  }
+}
+
+/// One strategy on one scenario.
+public struct RunResult: Codable, Hashable, Sendable {
+  public var strategy: String
+  public var shape: String
+  public var size: Int
+  public var mutation: String
+  public var perTick: Int
+  public var seed: UInt64
+  /// Views in the scene at the start.
+  public var views: Int
+  /// Measured ticks (warm-up not included).
+  public var ticks: Int
+  public var warmupTicks: Int
+  public var tickNs: TickStatistics
+  /// Ticks over the run's budget.
+  public var overBudget: Int
+  public var missedFrames: Int
+  /// Overrun beyond the budget at p50 and p99 (0 when within).
+  public var overrunNs: Overrun
+  /// Hitch time ratio at the run's refresh rate, ms per s.
+  public var hitchMsPerS: Double
+  /// The same at 60 Hz and 120 Hz.
+  public var budgets: [BudgetAssessment]
+  /// Median time per tick in each phase: handlers, constraints, layout, display.
+  public var phasesNs: [String: Double]
+  /// Work per tick, averaged over the measured ticks (deterministic for a seed).
+  public var counters: [String: Double]
+  public var allocations: Allocations
+  /// Every measured tick's cost, in order.
+  public var samplesNs: [Double]
+
+  public struct Overrun: Codable, Hashable, Sendable {
+    public var p50: Double
+    public var p99: Double
+  }
+
+  public struct Allocations: Codable, Hashable, Sendable {
+    /// Allocation requests per tick (nil when no allocation probe was available).
+    public var countPerTick: Double?
+    public var bytesPerTick: Double?
+  }
+
+  /// Identifies the scenario and strategy across runs (for comparisons).
+  public var key: String {
+    "\(strategy)/\(shape)\(size)/\(mutation)x\(perTick)"
+  }
+
+  public var scenarioKey: String { "\(shape)\(size)/\(mutation)x\(perTick)" }
+}
+
+/// A size ladder of one strategy on one shape and mutation.
+public struct SweepResult: Codable, Hashable, Sendable {
+  public var strategy: String
+  public var shape: String
+  public var mutation: String
+  public var sizes: [Int]
+  public var p50Ns: [Double]
+  public var p99Ns: [Double]
+  /// Fitted exponent of cost against size (log-log least squares).
+  public var p50Exponent: Double?
+  public var p99Exponent: Double?
+  /// The largest measured size whose p99 tick fits the budget (nil: none does).
+  public var largestSizeWithinBudget: Int?
+}
+
+/// The slope of log(y) against log(x) by least squares (nil with fewer than two points or
+/// no spread in x).
+public func loglogSlope(_ x: [Double], _ y: [Double]) -> Double? {
+  var lx: [Double] = []
+  var ly: [Double] = []
+  for (a, b) in zip(x, y) where a > 0 && b > 0 {
+    lx.append(Foundation.log(a))
+    ly.append(Foundation.log(b))
+  }
+  guard lx.count >= 2 else { return nil }
+  let n = Double(lx.count)
+  let mx = lx.reduce(0, +) / n
+  let my = ly.reduce(0, +) / n
+  var sxx = 0.0
+  var sxy = 0.0
+  for i in lx.indices {
+    sxx += (lx[i] - mx) * (lx[i] - mx)
+    sxy += (lx[i] - mx) * (ly[i] - my)
+  }
+  return sxx > 0 ? sxy / sxx : nil
+}
+
+/// The phases of every measured tick of one run, for trace files (not part of the JSON
+/// report, which keeps only per-tick totals).
+public struct RunTimeline: Sendable {
+  /// The run's `RunResult.key`.
+  public var key: String
+  public var ticks: [TickTimeline]
+
+  public init(key: String, ticks: [TickTimeline]) {
+    self.key = key
+    self.ticks = ticks
+  }
+}
+
+public struct TickTimeline: Sendable {
+  /// Monotonic clock at the start of the tick.
+  public var startNs: UInt64
+  /// Duration of each phase, indexed like `TickPhase.allCases` (handlers, constraints,
+  /// layout, display).
+  public var phaseNs: [Double]
+
+  public init(startNs: UInt64, phaseNs: [Double]) {
+    self.startNs = startNs
+    self.phaseNs = phaseNs
+  }
+
+  public var totalNs: Double { phaseNs.reduce(0, +) }
+}
