@@ -28,10 +28,13 @@ let package = Package(
     .target(name: "LayoutModel", dependencies: ["Cassowary"]),
     // Scenes, strategies, workloads, measurement and reports.
     .target(name: "LayoutHarness", dependencies: ["Cassowary", "ConstraintScript", "LayoutModel"]),
+    // jemalloc's mallctl, for allocation counts. Only the executable links it.
+    .systemLibrary(
+      name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
     .executableTarget(
       name: "layout-bench",
       dependencies: [
-        "Cassowary", "ConstraintScript", "LayoutHarness",
+        "Cassowary", "ConstraintScript", "LayoutHarness", "LayoutModel", "CJemalloc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

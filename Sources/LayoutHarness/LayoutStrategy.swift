@@ -23,6 +23,8 @@ public protocol LayoutStrategy: AnyObject {
   var kind: StrategyKind { get }
   /// The live views this strategy lays out.
   var tree: SceneTree { get }
+  /// The run loop that delivers this strategy's events and runs its update cycles.
+  var runLoop: RunLoop { get }
   /// The event handler of one mutation.
   func handle(_ mutation: SceneMutation) throws(HandlerError)
 }
@@ -30,22 +32,27 @@ public protocol LayoutStrategy: AnyObject {
 extension LayoutStrategy {
   public var window: Window { tree.window }
 
-  /// One run-loop tick: every mutation as its own event handler, then the update cycle.
-  /// - Throws: the first handler error, or the update cycle's.
-  public func tick(_ mutations: [SceneMutation], observer: ((TickPhase?) -> Void)? = nil)
-    throws(HandlerError)
-  {
-    let loop = RunLoop(window: window)
-    loop.phaseObserver = observer
-    var failure: HandlerError?
+  /// Queues one event handler per mutation for the next tick (outside any measurement:
+  /// delivering events is the harness's work, handling them is the app's).
+  public func post(_ mutations: [SceneMutation]) {
     for mutation in mutations {
-      loop.post { () throws(LayoutError) in
-        guard failure == nil else { return }
-        do throws(HandlerError) { try self.handle(mutation) } catch { failure = error }
-      }
+      runLoop.post { [unowned self] in try self.handle(mutation) }
     }
-    do throws(LayoutError) { try loop.tick() } catch { throw .layout(error) }
-    if let failure { throw failure }
+  }
+
+  /// One run-loop tick: every mutation as its own event handler, then the update cycle.
+  /// - Throws: the first ``HandlerError`` of a handler, or of the update cycle.
+  public func tick(_ mutations: [SceneMutation]) throws(HandlerError) {
+    post(mutations)
+    do {
+      try runLoop.tick()
+    } catch let error as HandlerError {
+      throw error
+    } catch let error as LayoutError {
+      throw .layout(error)
+    } catch {
+      preconditionFailure("handlers throw HandlerError only: \(error)")
+    }
   }
 }
 
@@ -63,9 +70,13 @@ public func makeStrategy(_ kind: StrategyKind, scene: Scene) throws(LayoutError)
 
 public final class CoalescedStrategy: LayoutStrategy {
   public let tree: SceneTree
+  public let runLoop: RunLoop
   public var kind: StrategyKind { .coalesced }
 
-  public init(tree: SceneTree) { self.tree = tree }
+  public init(tree: SceneTree) {
+    self.tree = tree
+    runLoop = RunLoop(window: tree.window)
+  }
 
   public func handle(_ mutation: SceneMutation) throws(HandlerError) {
     try tree.apply(mutation)
@@ -74,9 +85,13 @@ public final class CoalescedStrategy: LayoutStrategy {
 
 public final class EagerStrategy: LayoutStrategy {
   public let tree: SceneTree
+  public let runLoop: RunLoop
   public var kind: StrategyKind { .eager }
 
-  public init(tree: SceneTree) { self.tree = tree }
+  public init(tree: SceneTree) {
+    self.tree = tree
+    runLoop = RunLoop(window: tree.window)
+  }
 
   public func handle(_ mutation: SceneMutation) throws(HandlerError) {
     try tree.apply(mutation)
@@ -86,9 +101,13 @@ public final class EagerStrategy: LayoutStrategy {
 
 public final class BottomUpStrategy: LayoutStrategy {
   public let tree: SceneTree
+  public let runLoop: RunLoop
   public var kind: StrategyKind { .bottomUp }
 
-  public init(tree: SceneTree) { self.tree = tree }
+  public init(tree: SceneTree) {
+    self.tree = tree
+    runLoop = RunLoop(window: tree.window)
+  }
 
   public func handle(_ mutation: SceneMutation) throws(HandlerError) {
     try tree.apply(mutation)

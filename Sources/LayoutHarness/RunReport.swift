@@ -97,6 +97,21 @@ public struct SweepResult: Codable, Hashable, Sendable {
   public var p99Exponent: Double?
   /// The largest measured size whose p99 tick fits the budget (nil: none does).
   public var largestSizeWithinBudget: Int?
+
+  public init(
+    strategy: String, shape: String, mutation: String, sizes: [Int], p50Ns: [Double],
+    p99Ns: [Double], p50Exponent: Double?, p99Exponent: Double?, largestSizeWithinBudget: Int?
+  ) {
+    self.strategy = strategy
+    self.shape = shape
+    self.mutation = mutation
+    self.sizes = sizes
+    self.p50Ns = p50Ns
+    self.p99Ns = p99Ns
+    self.p50Exponent = p50Exponent
+    self.p99Exponent = p99Exponent
+    self.largestSizeWithinBudget = largestSizeWithinBudget
+  }
 }
 
 /// The slope of log(y) against log(x) by least squares (nil with fewer than two points or

@@ -14,7 +14,7 @@ public enum TickPhase: String, Sendable, CaseIterable {
 /// cycle (constraints, layout, display), as UIKit's main loop does once per frame.
 public final class RunLoop {
   public let window: Window
-  private var events: [() throws(LayoutError) -> Void] = []
+  private var events: [() throws -> Void] = []
   /// Called as each phase of a tick starts, and with nil when the tick ends.
   public var phaseObserver: ((TickPhase?) -> Void)?
   public private(set) var tickCount = 0
@@ -24,21 +24,21 @@ public final class RunLoop {
   }
 
   /// Queues an event handler for the next tick.
-  public func post(_ handler: @escaping () throws(LayoutError) -> Void) {
+  public func post(_ handler: @escaping () throws -> Void) {
     events.append(handler)
   }
 
   /// Runs one tick: the queued handlers in order, then the update cycle.
   /// - Throws: the first error of a handler (later handlers are dropped, the update cycle
-  ///   still runs), or of the update cycle.
-  public func tick() throws(LayoutError) {
+  ///   still runs), or the update cycle's ``LayoutError``.
+  public func tick() throws {
     tickCount += 1
     let batch = events
     events.removeAll(keepingCapacity: true)
     phaseObserver?(.handlers)
-    var failure: LayoutError?
+    var failure: (any Error)?
     for handler in batch where failure == nil {
-      do throws(LayoutError) { try handler() } catch { failure = error }
+      do { try handler() } catch { failure = error }
     }
     window.phaseObserver = phaseObserver
     defer {

@@ -1,0 +1,102 @@
+import LayoutModel
+
+/// The mutations of each tick of a scenario, generated ahead of the tick (never timed) and
+/// deterministic for a seed.
+public struct MutationWorkload {
+  public let scenario: Scenario
+  private var generator: SceneGenerator
+  private var tick = 0
+  private let labels: [Int]
+  /// The container whose top inset `animate` moves.
+  private let animated: (id: Int, insets: EdgeInsets)?
+  private let list: Int?
+  /// Slots `churn` replaces: a parent, a position, and the id there now.
+  private var slots: [(parent: Int, index: Int, id: Int, cell: Bool)] = []
+
+  /// Window sizes `resize` cycles through: portrait widths, then a rotation.
+  static let windowSizes = [
+    Size(width: 390, height: 844), Size(width: 430, height: 932), Size(width: 375, height: 812),
+    Size(width: 844, height: 390), Size(width: 360, height: 780),
+  ]
+
+  public init(scenario: Scenario, scene: Scene, generator: SceneGenerator) {
+    self.scenario = scenario
+    self.generator = generator
+    let index = SceneIndex(scene)
+    labels = index.labels
+    list = index.lists.first
+    var firstStack: (Int, EdgeInsets)?
+    scene.forEachNode { node in
+      guard firstStack == nil, case .stack(let spec, _) = node.content else { return }
+      firstStack = (node.id, spec.insets)
+    }
+    animated = firstStack
+    // Churn replaces children of the container with the most of them (the list, the wide
+    // stack), or, in trees of small containers, leaves anywhere.
+    var widest: (id: Int, children: [Scene.Node], isList: Bool)?
+    var leaves: [(Int, Int, Int)] = []
+    scene.forEachNode { node in
+      let children = node.content.children
+      if children.count > (widest?.children.count ?? 0) {
+        var isList = false
+        if case .list = node.content { isList = true }
+        widest = (node.id, children, isList)
+      }
+      if case .stack(let spec, _) = node.content, spec.axis != .horizontal {
+        for (i, child) in children.enumerated() where child.content.children.isEmpty {
+          if case .label = child.content { leaves.append((node.id, i, child.id)) }
+        }
+      }
+    }
+    if let widest, widest.children.count >= 8 {
+      slots = widest.children.enumerated().map { (widest.id, $0.offset, $0.element.id, widest.isList) }
+    } else {
+      slots = leaves.map { ($0.0, $0.1, $0.2, false) }
+    }
+  }
+
+  /// The mutations of the next tick.
+  public mutating func next() -> [SceneMutation] {
+    defer { tick += 1 }
+    let k = scenario.perTick
+    switch scenario.mutation {
+    case .idle:
+      return []
+    case .text:
+      guard !labels.isEmpty else { return [] }
+      return (0..<k).map { _ in
+        .setText(id: generator.rng.pick(labels), text: generator.text(words: generator.rng.int(in: 1...30)))
+      }
+    case .resize:
+      let sizes = Self.windowSizes
+      return [.resizeWindow(sizes[(tick + 1) % sizes.count])]
+    case .animate:
+      guard let animated else { return [] }
+      // A triangle wave of 0...24 points over 24 ticks, like a spring pulling a header.
+      let phase = Double(tick % 24)
+      var insets = animated.insets
+      insets.top += phase < 12 ? phase * 2 : (24 - phase) * 2
+      return [.setInsets(id: animated.id, insets: insets)]
+    case .churn:
+      guard !slots.isEmpty else { return [] }
+      var result: [SceneMutation] = []
+      for _ in 0..<k {
+        let s = generator.rng.int(in: 0..<slots.count)
+        let slot = slots[s]
+        let node: Scene.Node
+        if slot.cell {
+          node = generator.feedCell(tick)
+        } else {
+          node = generator.node("churn\(tick)", .label(text: generator.text(words: generator.rng.int(in: 1...12)), style: .body))
+        }
+        result.append(.remove(id: slot.id))
+        result.append(.insert(parent: slot.parent, index: slot.index, node: node))
+        slots[s].id = node.id
+      }
+      return result
+    case .scroll:
+      guard let list else { return [] }
+      return [.scroll(id: list, offset: Double(tick * 40 % 20_000))]
+    }
+  }
+}

@@ -1,0 +1,269 @@
+import LayoutModel
+
+/// Counts allocations of the current thread. The executable supplies one backed by
+/// jemalloc; the libraries never link an allocator.
+public protocol AllocationProbe: AnyObject {
+  /// Allocation requests and bytes allocated by this thread so far.
+  func read() -> (count: UInt64, bytes: UInt64)
+}
+
+/// What can stop a run.
+public enum RunError: Error, CustomStringConvertible {
+  case invalidScenario(Scenario, String)
+  /// The strategies disagreed on a frame after a tick: the comparison would be unfair.
+  case frameMismatch(scenario: Scenario, tick: Int, FrameMismatch)
+  case handler(scenario: Scenario, strategy: StrategyKind, tick: Int, HandlerError)
+  case layout(scenario: Scenario, strategy: StrategyKind, LayoutError)
+
+  public var description: String {
+    switch self {
+    case .invalidScenario(let scenario, let reason): "scenario \(scenario): \(reason)"
+    case .frameMismatch(let scenario, let tick, let mismatch):
+      "scenario \(scenario), tick \(tick): \(mismatch)"
+    case .handler(let scenario, let strategy, let tick, let error):
+      "scenario \(scenario), \(strategy.rawValue), tick \(tick): \(error)"
+    case .layout(let scenario, let strategy, let error):
+      "scenario \(scenario), \(strategy.rawValue): \(error)"
+    }
+  }
+}
+
+/// How to run a scenario.
+public struct RunSettings: Sendable {
+  public var strategies: [StrategyKind]
+  public var ticks: Int
+  public var warmupTicks: Int
+  public var hz: Int
+  /// Stop measuring a strategy's ticks (keeping at least `minimumTicks`) once the run has
+  /// taken this long; nil: always run `ticks`.
+  public var timeLimitNs: UInt64?
+  public var minimumTicks: Int
+  /// Compare every view's frame across the strategies after every tick (or, for a single
+  /// strategy, against a bottom-up reference tree when the strategy uses the solver).
+  public var verifyFrames: Bool
+
+  public init(
+    strategies: [StrategyKind] = StrategyKind.allCases, ticks: Int = 120, warmupTicks: Int = 10,
+    hz: Int = 60, timeLimitNs: UInt64? = nil, minimumTicks: Int = 20, verifyFrames: Bool = true
+  ) {
+    self.strategies = strategies
+    self.ticks = ticks
+    self.warmupTicks = warmupTicks
+    self.hz = hz
+    self.timeLimitNs = timeLimitNs
+    self.minimumTicks = minimumTicks
+    self.verifyFrames = verifyFrames
+  }
+}
+
+/// Times the phases of a tick through the run loop's phase observer: one clock read per
+/// phase boundary, into a preallocated buffer, so the instrumentation inside the measured
+/// interval is a handful of clock reads.
+final class PhaseRecorder {
+  var phaseNs = [Double](repeating: 0, count: TickPhase.allCases.count)
+  private var current = 0
+  private var last: UInt64 = 0
+
+  func start(at now: UInt64) {
+    for i in phaseNs.indices { phaseNs[i] = 0 }
+    current = 0
+    last = now
+  }
+
+  func observe(_ phase: TickPhase?) {
+    let now = monotonicNanos()
+    phaseNs[current] += Double(now &- last)
+    last = now
+    if let phase { current = Self.index(phase) }
+  }
+
+  static func index(_ phase: TickPhase) -> Int {
+    switch phase {
+    case .handlers: 0
+    case .constraints: 1
+    case .layout: 2
+    case .display: 3
+    }
+  }
+}
+
+/// Runs scenarios: the strategies in lockstep (tick t of each, then the frame check), so
+/// machine noise spreads evenly over them.
+public struct ScenarioRunner {
+  public var settings: RunSettings
+  public var probe: (any AllocationProbe)?
+  /// Told "strategy, tick, of" now and then (for a progress line).
+  public var progress: ((String) -> Void)?
+
+  public init(settings: RunSettings, probe: (any AllocationProbe)? = nil) {
+    self.settings = settings
+    self.probe = probe
+  }
+
+  private struct Lane {
+    let strategy: any LayoutStrategy
+    let recorder = PhaseRecorder()
+    var samples: [Double] = []
+    var phases: [[Double]] = TickPhase.allCases.map { _ in [] }
+    var timeline: [TickTimeline] = []
+    var allocationCount: UInt64 = 0
+    var allocationBytes: UInt64 = 0
+    var countersStart = LayoutCounters()
+  }
+
+  /// Runs `scenario` under every strategy of the settings.
+  /// - Throws: ``RunError``; a frame mismatch stops the run (its numbers would not be a
+  ///   fair comparison).
+  public func run(_ scenario: Scenario) throws(RunError) -> (results: [RunResult], timelines: [RunTimeline]) {
+    if let problem = scenario.problem { throw .invalidScenario(scenario, problem) }
+    let (scene, generator) = scenario.makeScene()
+    var workload = MutationWorkload(scenario: scenario, scene: scene, generator: generator)
+    var lanes: [Lane] = []
+    for kind in settings.strategies {
+      do throws(LayoutError) {
+        lanes.append(Lane(strategy: try makeStrategy(kind, scene: scene)))
+      } catch {
+        throw .layout(scenario: scenario, strategy: kind, error)
+      }
+    }
+    // A lone solver strategy is checked against a bottom-up tree that is not measured.
+    var reference: (any LayoutStrategy)?
+    if settings.verifyFrames, lanes.count == 1, settings.strategies[0] != .bottomUp {
+      reference = try? makeStrategy(.bottomUp, scene: scene)
+    }
+    for i in lanes.indices {
+      let recorder = lanes[i].recorder
+      lanes[i].strategy.runLoop.phaseObserver = { recorder.observe($0) }
+    }
+    let calibration = probeSelfCost()
+    let started = monotonicNanos()
+    var measured = 0
+    for t in 0..<(settings.warmupTicks + settings.ticks) {
+      let warm = t >= settings.warmupTicks
+      if warm, measured >= settings.minimumTicks, let limit = settings.timeLimitNs,
+        monotonicNanos() &- started > limit
+      {
+        break
+      }
+      if warm && measured == 0 {
+        for i in lanes.indices { lanes[i].countersStart = lanes[i].strategy.window.counters }
+      }
+      let mutations = workload.next()
+      for i in lanes.indices {
+        try measureTick(&lanes[i], mutations, record: warm, tick: t, scenario: scenario, calibration)
+      }
+      if let reference {
+        do throws(HandlerError) { try reference.tick(mutations) } catch {
+          throw .handler(scenario: scenario, strategy: .bottomUp, tick: t, error)
+        }
+      }
+      if warm { measured += 1 }
+      if settings.verifyFrames {
+        let checked = lanes.map(\.strategy) + (reference.map { [$0] } ?? [])
+        do throws(FrameMismatch) { try FrameCheck.compare(checked) } catch {
+          throw .frameMismatch(scenario: scenario, tick: t, error)
+        }
+      }
+      if t % 16 == 0 { progress?("\(scenario) tick \(t + 1)/\(settings.warmupTicks + settings.ticks)") }
+    }
+    var results: [RunResult] = []
+    var timelines: [RunTimeline] = []
+    for lane in lanes {
+      let result = summarize(lane, scenario: scenario, views: scene.viewCount, measured: measured)
+      results.append(result)
+      timelines.append(RunTimeline(key: result.key, ticks: lane.timeline))
+    }
+    return (results, timelines)
+  }
+
+  private func measureTick(
+    _ lane: inout Lane, _ mutations: [SceneMutation], record: Bool, tick: Int,
+    scenario: Scenario, _ calibration: (count: UInt64, bytes: UInt64)
+  ) throws(RunError) {
+    let strategy = lane.strategy
+    strategy.post(mutations)
+    let before = probe?.read()
+    let start = monotonicNanos()
+    lane.recorder.start(at: start)
+    do {
+      try strategy.runLoop.tick()
+    } catch let error as HandlerError {
+      throw .handler(scenario: scenario, strategy: strategy.kind, tick: tick, error)
+    } catch let error as LayoutError {
+      throw .handler(scenario: scenario, strategy: strategy.kind, tick: tick, .layout(error))
+    } catch {
+      preconditionFailure("handlers throw HandlerError only: \(error)")
+    }
+    let end = monotonicNanos()
+    let after = probe?.read()
+    guard record else { return }
+    lane.samples.append(Double(end &- start))
+    for (i, ns) in lane.recorder.phaseNs.enumerated() { lane.phases[i].append(ns) }
+    lane.timeline.append(TickTimeline(startNs: start, phaseNs: lane.recorder.phaseNs))
+    if let before, let after {
+      lane.allocationCount += (after.count &- before.count) &- calibration.count
+      lane.allocationBytes += (after.bytes &- before.bytes) &- calibration.bytes
+    }
+  }
+
+  /// What two back-to-back probe reads count of their own (subtracted from every tick).
+  private func probeSelfCost() -> (count: UInt64, bytes: UInt64) {
+    guard let probe else { return (0, 0) }
+    var best: (count: UInt64, bytes: UInt64) = (.max, .max)
+    for _ in 0..<5 {
+      let a = probe.read()
+      let b = probe.read()
+      best = (min(best.count, b.count &- a.count), min(best.bytes, b.bytes &- a.bytes))
+    }
+    return best
+  }
+
+  private func summarize(_ lane: Lane, scenario: Scenario, views: Int, measured: Int) -> RunResult {
+    let samples = lane.samples.isEmpty ? [0] : lane.samples
+    let stats = TickStatistics(samples: samples)
+    let budget = FrameBudget(hz: settings.hz)
+    let own = budget.assess(samples)
+    let perTick = Double(max(1, measured))
+    var counters: [String: Double] = [:]
+    let delta = lane.strategy.window.counters - lane.countersStart
+    for (name, value) in delta.fields { counters[name] = Double(value) / perTick }
+    counters["views"] = Double(lane.strategy.tree.views.count)
+    var phases: [String: Double] = [:]
+    for (i, phase) in TickPhase.allCases.enumerated() where !lane.phases[i].isEmpty {
+      phases[phase.rawValue] = median(lane.phases[i])
+    }
+    return RunResult(
+      strategy: lane.strategy.kind.rawValue, shape: scenario.shape.rawValue, size: scenario.size,
+      mutation: scenario.mutation.rawValue, perTick: scenario.perTick, seed: scenario.seed,
+      views: views, ticks: lane.samples.count, warmupTicks: settings.warmupTicks, tickNs: stats,
+      overBudget: own.overBudget, missedFrames: own.missedFrames,
+      overrunNs: .init(p50: max(0, stats.p50 - budget.nanoseconds), p99: max(0, stats.p99 - budget.nanoseconds)),
+      hitchMsPerS: own.hitchMsPerS,
+      budgets: [FrameBudget(hz: 60).assess(samples), FrameBudget(hz: 120).assess(samples)],
+      phasesNs: phases, counters: counters,
+      allocations: .init(
+        countPerTick: probe == nil ? nil : Double(lane.allocationCount) / perTick,
+        bytesPerTick: probe == nil ? nil : Double(lane.allocationBytes) / perTick),
+      samplesNs: lane.samples)
+  }
+
+  /// The cost of the instrumentation inside a measured tick: the clock reads at its ends and
+  /// at each phase boundary of an empty update cycle, measured on a window with nothing to
+  /// do (so the time is all instrumentation and the empty cycle's own bookkeeping).
+  public static func measureOverhead(iterations: Int = 20_000) -> Double {
+    let recorder = PhaseRecorder()
+    var best = Double.infinity
+    for _ in 0..<5 {
+      let start = monotonicNanos()
+      for _ in 0..<iterations {
+        let s = monotonicNanos()
+        recorder.start(at: s)
+        for phase in TickPhase.allCases { recorder.observe(phase) }
+        recorder.observe(nil)
+        _ = monotonicNanos()
+      }
+      best = min(best, Double(monotonicNanos() &- start) / Double(iterations))
+    }
+    return best
+  }
+}

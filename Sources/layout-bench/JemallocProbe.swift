@@ -1,0 +1,40 @@
+import CJemalloc
+import LayoutHarness
+
+/// Allocation counts from jemalloc, which this executable links in place of the C
+/// library's malloc. Bytes come from the thread's own counter (a pointer read); request
+/// counts from the merged arena statistics, refreshed by flushing the thread cache and
+/// advancing the statistics epoch. Reading costs a few allocation requests of its own,
+/// which the runner measures and subtracts.
+final class JemallocProbe: AllocationProbe {
+  private let allocated: UnsafeMutablePointer<UInt64>
+
+  /// Nil when the allocator in use is not jemalloc (or has no statistics).
+  init?() {
+    var pointer: UnsafeMutablePointer<UInt64>?
+    var size = MemoryLayout<UnsafeMutablePointer<UInt64>?>.size
+    guard mallctl("thread.allocatedp", &pointer, &size, nil, 0) == 0, let pointer else {
+      return nil
+    }
+    allocated = pointer
+    guard Self.requests() != nil else { return nil }
+  }
+
+  func read() -> (count: UInt64, bytes: UInt64) {
+    (Self.requests() ?? 0, allocated.pointee)
+  }
+
+  private static func requests() -> UInt64? {
+    guard mallctl("thread.tcache.flush", nil, nil, nil, 0) == 0 else { return nil }
+    var epoch: UInt64 = 1
+    guard mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size) == 0 else { return nil }
+    var total: UInt64 = 0
+    for name in ["stats.arenas.4096.small.nrequests", "stats.arenas.4096.large.nrequests"] {
+      var value: UInt64 = 0
+      var size = MemoryLayout<UInt64>.size
+      guard mallctl(name, &value, &size, nil, 0) == 0 else { return nil }
+      total &+= value
+    }
+    return total
+  }
+}

@@ -1,0 +1,108 @@
+internal import Foundation
+import LayoutHarness
+
+/// Report files: checked before a run, written atomically after it.
+enum OutputFile {
+  /// Why `path` cannot be written, or nil.
+  static func problem(writing path: String) -> String? {
+    let url = URL(fileURLWithPath: path)
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      return "\(path): is a directory"
+    }
+    let directory = url.deletingLastPathComponent().path
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      return "\(path): directory \(directory) does not exist"
+    }
+    guard FileManager.default.isWritableFile(atPath: directory) else {
+      return "\(path): directory \(directory) is not writable"
+    }
+    return nil
+  }
+
+  /// Writes `text` to a temporary file next to `path`, then renames it over `path`: a
+  /// reader never sees half a report, and a failure leaves the old file as it was.
+  static func write(_ text: String, to path: String) throws {
+    if path == "-" {
+      FileHandle.standardOutput.write(Data(text.utf8))
+      return
+    }
+    do {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      throw CommandFailure("\(path): cannot write: \(error.localizedDescription)")
+    }
+  }
+}
+
+/// A progress line on standard error, shown only on a terminal, only after the first
+/// second, and never with --quiet.
+final class Progress: @unchecked Sendable {
+  private let enabled: Bool
+  private let start = Date()
+  private var shown = false
+  private var last = Date.distantPast
+
+  init(quiet: Bool) {
+    enabled = !quiet && isatty(STDERR_FILENO) == 1
+  }
+
+  func update(_ text: String) {
+    guard enabled else { return }
+    let now = Date()
+    guard now.timeIntervalSince(start) > 1, now.timeIntervalSince(last) > 0.1 else { return }
+    last = now
+    shown = true
+    FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
+  }
+
+  func finish() {
+    guard shown else { return }
+    FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+  }
+}
+
+/// A failure after the flags were accepted: printed as `Error: ...`, exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// Carries a closure and its result to another thread.
+private final class ThreadBox<T>: @unchecked Sendable {
+  var result: Result<T, any Error>?
+  let body: () throws -> T
+  init(_ body: @escaping () throws -> T) { self.body = body }
+}
+
+/// Runs `body` on a thread with a 1 GiB stack: frame layout measures recursively, and a
+/// `deep` tree of 100,000 levels needs far more than the main thread's 8 MiB.
+func onLargeStack<T>(_ body: @escaping () throws -> T) throws -> T {
+  let box = ThreadBox(body)
+  let done = DispatchSemaphore(value: 0)
+  let thread = Thread {
+    box.result = Result { try box.body() }
+    done.signal()
+  }
+  thread.stackSize = 1 << 30
+  thread.start()
+  done.wait()
+  return try box.result!.get()
+}
+
+/// What the report says about the machine.
+func environmentInfo() -> [String: String] {
+  var info: [String: String] = [:]
+  info["host"] = ProcessInfo.processInfo.hostName
+  info["cpus"] = String(ProcessInfo.processInfo.activeProcessorCount)
+  info["os"] = ProcessInfo.processInfo.operatingSystemVersionString
+  #if DEBUG
+    info["build"] = "debug"
+  #else
+    info["build"] = "release"
+  #endif
+  info["date"] = ISO8601DateFormatter().string(from: Date())
+  return info
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import LayoutHarness
+internal import Foundation
+
+/// `layout-bench run` (and `layout-bench` alone): the frame-budget matrix.
+struct Run: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Measure the cost of every tick of each layout strategy against the frame budget.",
+    discussion: """
+      With no scenario flags this runs the default matrix: the three strategies (coalesced \
+      setNeedsLayout, eager layoutIfNeeded, bottom-up sizing) on deep, wide and feed trees at \
+      two sizes, with text and resize mutations. All strategies run in lockstep on the same \
+      scene and mutations, and after every tick every view must have the same frame under \
+      all three (or the run stops: the comparison would not be fair).
+      """
+  )
+
+  @OptionGroup var scenario: ScenarioOptions
+  @OptionGroup var output: ReportOptions
+
+  @Flag(help: "A short smoke run: the smallest size of each shape, 20 ticks.")
+  var quick = false
+
+  static let defaultShapes: [Shape] = [.deep, .wide, .feed]
+  static let defaultMutations: [MutationKind] = [.text, .resize]
+
+  static func defaultSizes(_ shape: Shape) -> [Int] {
+    switch shape {
+    case .deep, .wide, .feed: [100, 1000]
+    case .balanced, .random: [1000]
+    }
+  }
+
+  /// The scenarios the flags ask for.
+  func scenarios() -> [Scenario] {
+    let shapes = scenario.shape.map { [$0] } ?? Self.defaultShapes
+    var mutations = scenario.mutation.map { [$0] } ?? Self.defaultMutations
+    var list: [Scenario] = []
+    for shape in shapes {
+      if scenario.mutation == nil, shape == .feed, scenario.shape == .feed { mutations = Self.defaultMutations }
+      var sizes = scenario.size.map { [$0] } ?? Self.defaultSizes(shape)
+      if quick && scenario.size == nil { sizes = [sizes[0]] }
+      for size in sizes {
+        for mutation in mutations {
+          list.append(
+            Scenario(shape: shape, size: size, mutation: mutation, perTick: scenario.perTick, seed: scenario.seed))
+        }
+      }
+    }
+    return list
+  }
+
+  var settings: RunSettings {
+    let explicitTicks = scenario.ticks
+    return RunSettings(
+      strategies: scenario.strategy.kinds, ticks: explicitTicks ?? (quick ? 20 : 120),
+      warmupTicks: quick ? min(scenario.warmup, 3) : scenario.warmup, hz: scenario.hz,
+      // Without --ticks, slow scenarios stop after 2 s (but keep 30 ticks) so the default
+      // matrix stays well under a minute.
+      timeLimitNs: explicitTicks == nil ? 2_000_000_000 : nil,
+      minimumTicks: explicitTicks.map { min($0, 30) } ?? (quick ? 20 : 30),
+      verifyFrames: !scenario.noVerify)
+  }
+
+  func run() throws {
+    let scenarios = scenarios()
+    let settings = settings
+    let progress = Progress(quiet: output.quiet)
+    let (report, timelines) = try onLargeStack {
+      try measure(scenarios, settings: settings, progress: progress)
+    }
+    progress.finish()
+    try emit(report, timelines: timelines, output: output)
+  }
+}
+
+/// Runs scenarios into a report.
+func measure(_ scenarios: [Scenario], settings: RunSettings, progress: Progress) throws
+  -> (RunReport, [RunTimeline])
+{
+  var runner = ScenarioRunner(settings: settings, probe: JemallocProbe())
+  var results: [RunResult] = []
+  var timelines: [RunTimeline] = []
+  for (i, scenario) in scenarios.enumerated() {
+    runner.progress = { progress.update("[\(i + 1)/\(scenarios.count)] \($0)") }
+    do {
+      let (r, t) = try runner.run(scenario)
+      results += r
+      timelines += t
+    } catch {
+      throw CommandFailure(error.description)
+    }
+  }
+  let report = RunReport(
+    hz: settings.hz, measurementOverheadNs: ScenarioRunner.measureOverhead(),
+    environment: environmentInfo(), results: results)
+  return (report, timelines)
+}
+
+/// Prints the table (unless a report goes to standard output) and writes the report files.
+func emit(_ report: RunReport, timelines: [RunTimeline], output: ReportOptions) throws {
+  if output.json != "-" && output.markdown != "-" {
+    print(ReportTable.render(report, style: .terminal), terminator: "")
+    let sweeps = ReportTable.renderSweeps(report, style: .terminal)
+    if !sweeps.isEmpty { print("\n" + sweeps, terminator: "") }
+  }
+  if let path = output.json {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let data = try encoder.encode(report)
+    try OutputFile.write(String(decoding: data, as: UTF8.self) + "\n", to: path)
+  }
+  if let path = output.markdown {
+    let text = ReportTable.render(report, style: .markdown) + "\n" + ReportTable.renderSweeps(report, style: .markdown)
+    try OutputFile.write(text, to: path)
+  }
+}

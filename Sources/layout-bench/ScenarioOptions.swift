@@ -1,0 +1,94 @@
+import ArgumentParser
+import LayoutHarness
+
+extension Shape: ExpressibleByArgument {}
+extension MutationKind: ExpressibleByArgument {}
+
+/// `--strategy`: one strategy or all three.
+enum StrategyChoice: String, ExpressibleByArgument, CaseIterable {
+  case coalesced, eager, bottomUp = "bottom-up", all
+
+  var kinds: [StrategyKind] {
+    switch self {
+    case .coalesced: [.coalesced]
+    case .eager: [.eager]
+    case .bottomUp: [.bottomUp]
+    case .all: StrategyKind.allCases
+    }
+  }
+}
+
+/// The scenario flags shared by `run` and `sweep` (DESIGN.md section 7).
+struct ScenarioOptions: ParsableArguments {
+  @Option(help: "Tree shape: \(Shape.allCases.map(\.rawValue).joined(separator: ", ")). Default: deep, wide and feed.")
+  var shape: Shape?
+
+  @Option(help: "Scenario size (depth for deep, children for wide, cells for feed, views otherwise).")
+  var size: Int?
+
+  @Option(help: "Mutation per tick: \(MutationKind.allCases.map(\.rawValue).joined(separator: ", ")). Default: text and resize.")
+  var mutation: MutationKind?
+
+  @Option(name: .customLong("per-tick"), help: "Mutations per tick (text, churn).")
+  var perTick: Int = 1
+
+  @Option(help: "Measured ticks per scenario (after warm-up).")
+  var ticks: Int?
+
+  @Option(help: "Warm-up ticks, run and discarded.")
+  var warmup: Int = 10
+
+  @Option(help: "Strategy: coalesced, eager, bottom-up or all.")
+  var strategy: StrategyChoice = .all
+
+  @Option(help: "Display refresh rate for the frame budget: 60 or 120.")
+  var hz: Int = 60
+
+  @Option(help: "Seed of the scene and mutation generators.")
+  var seed: UInt64 = 1
+
+  @Flag(help: "Skip the per-tick check that all strategies give the same frames.")
+  var noVerify = false
+
+  func validate() throws {
+    if let size, size < 1 { throw ValidationError("Please specify a --size of at least 1 (got \(size)).") }
+    if let size, size > 1_000_000 { throw ValidationError("Please specify a --size up to 1000000 (got \(size)).") }
+    if perTick < 1 { throw ValidationError("Please specify --per-tick of at least 1 (got \(perTick)).") }
+    if let ticks, ticks < 1 { throw ValidationError("Please specify --ticks of at least 1 (got \(ticks)).") }
+    if warmup < 0 { throw ValidationError("Please specify --warmup of 0 or more (got \(warmup)).") }
+    if hz != 60 && hz != 120 { throw ValidationError("Please specify --hz 60 or 120 (got \(hz)).") }
+    if mutation == .scroll, let shape, shape != .feed {
+      throw ValidationError("Please use --mutation scroll with --shape feed (only feed scrolls).")
+    }
+  }
+}
+
+/// Where reports go. Every path is checked before the run starts, and every file is
+/// written atomically, so a failed run leaves no half-written report.
+struct ReportOptions: ParsableArguments {
+  @Option(help: "Write the JSON report (with per-tick samples) to this file, - for standard output.")
+  var json: String?
+
+  @Option(help: "Write the table as Markdown (for a PR comment) to this file, - for standard output.")
+  var markdown: String?
+
+  @Option(help: "Write a self-contained HTML report with charts to this file.")
+  var html: String?
+
+  @Option(help: "Write a Chrome trace-event file of every tick's phases (open in Perfetto).")
+  var trace: String?
+
+  @Flag(help: "No progress on standard error.")
+  var quiet = false
+
+  var paths: [String] { [json, markdown, html, trace].compactMap { $0 }.filter { $0 != "-" } }
+
+  func validate() throws {
+    for path in paths {
+      if let problem = OutputFile.problem(writing: path) { throw ValidationError(problem) }
+    }
+    if json == "-" && markdown == "-" {
+      throw ValidationError("Please send at most one of --json and --markdown to standard output.")
+    }
+  }
+}

@@ -1,0 +1,110 @@
+@testable import LayoutHarness
+import Testing
+
+/// Statistics with answers worked out by hand.
+@Suite struct TickStatisticsTests {
+  @Test func percentilesInterpolateBetweenClosestRanks() {
+    // 1...101: the q quantile of an evenly spaced sample is 1 + 100q exactly.
+    let samples = (1...101).map(Double.init).shuffled()
+    let stats = TickStatistics(samples: samples)
+    #expect(stats.min == 1 && stats.max == 101)
+    #expect(stats.p50 == 51 && stats.p90 == 91 && stats.p99 == 100)
+    #expect(stats.mean == 51)
+    // Four values: rank 0.5 * 3 = 1.5 lies halfway between 20 and 30.
+    #expect(percentile([10, 20, 30, 40], 0.5) == 25)
+    #expect(percentile([7], 0.99) == 7)
+  }
+
+  @Test func budgetCountsOverrunsMissedFramesAndHitchRatio() {
+    let budget = FrameBudget(hz: 60)
+    let b = budget.nanoseconds
+    #expect(abs(b - 16_666_666.67) < 0.01)
+    // 10 ticks: 8 within, one at 1.5 budgets (misses 1 refresh), one at 3.2 (misses 3).
+    let samples = Array(repeating: b / 2, count: 8) + [1.5 * b, 3.2 * b]
+    let result = budget.assess(samples)
+    #expect(result.overBudget == 2)
+    #expect(result.missedFrames == 1 + 3)
+    // Overrun 0.5b + 2.2b = 2.7b over a span of 10b + 2.7b.
+    let expected = (2.7 * b / 1e6) / ((12.7 * b) / 1e9)
+    #expect(abs(result.hitchMsPerS - expected) < 1e-9)
+    #expect(result.verdict == .critical)
+    #expect(budget.assess(Array(repeating: b, count: 5)).overBudget == 0)
+  }
+
+  @Test func hitchBandsFollowApplesThresholds() {
+    #expect(HitchVerdict(hitchMsPerS: 0) == .good)
+    #expect(HitchVerdict(hitchMsPerS: 4.99) == .good)
+    #expect(HitchVerdict(hitchMsPerS: 5) == .warning)
+    #expect(HitchVerdict(hitchMsPerS: 10) == .warning)
+    #expect(HitchVerdict(hitchMsPerS: 10.01) == .critical)
+    #expect(HitchVerdict.good < .warning && HitchVerdict.warning < .critical)
+  }
+
+  @Test func loglogSlopeRecoversPowerLaws() throws {
+    let x: [Double] = [10, 100, 1000, 10_000]
+    let linear = try #require(loglogSlope(x, x.map { 3 * $0 }))
+    #expect(abs(linear - 1) < 1e-12)
+    let quadratic = try #require(loglogSlope(x, x.map { 0.5 * $0 * $0 }))
+    #expect(abs(quadratic - 2) < 1e-12)
+    #expect(loglogSlope([10], [1]) == nil)
+    #expect(loglogSlope([10, 10], [1, 2]) == nil)
+  }
+
+  @Test func fixedPointFormatting() {
+    #expect(fixed(1.005, 1) == "1.0")
+    #expect(fixed(2.25, 1) == "2.3")
+    #expect(fixed(-0.04, 1) == "-0.0" || fixed(-0.04, 1) == "0.0")
+    #expect(fixed(12.0, 0) == "12")
+    #expect(fixed(0.0123, 4) == "0.0123")
+    #expect(ms(16_666_667) == "16.7")
+    #expect(ms(1_234_567) == "1.235")
+  }
+}
+
+/// Workloads are deterministic and do what their names say.
+@Suite struct MutationWorkloadTests {
+  func mutations(_ scenario: Scenario, ticks: Int) -> [[SceneMutation]] {
+    let (scene, generator) = scenario.makeScene()
+    var workload = MutationWorkload(scenario: scenario, scene: scene, generator: generator)
+    return (0..<ticks).map { _ in workload.next() }
+  }
+
+  @Test func sameSeedSameMutations() {
+    for kind in MutationKind.allCases {
+      let scenario = Scenario(shape: .feed, size: 20, mutation: kind, perTick: 3, seed: 9)
+      #expect(mutations(scenario, ticks: 10) == mutations(scenario, ticks: 10))
+    }
+    let a = mutations(Scenario(shape: .feed, size: 20, mutation: .text, perTick: 3, seed: 9), ticks: 5)
+    let b = mutations(Scenario(shape: .feed, size: 20, mutation: .text, perTick: 3, seed: 10), ticks: 5)
+    #expect(a != b)
+  }
+
+  @Test func perTickCountsAndKinds() {
+    let text = mutations(Scenario(shape: .wide, size: 50, mutation: .text, perTick: 4), ticks: 3)
+    #expect(text.allSatisfy { $0.count == 4 })
+    let churn = mutations(Scenario(shape: .feed, size: 30, mutation: .churn, perTick: 2), ticks: 3)
+    // Each replacement is a removal and an insertion at the same place.
+    #expect(churn.allSatisfy { $0.count == 4 })
+    #expect(mutations(Scenario(shape: .deep, size: 10, mutation: .idle), ticks: 2) == [[], []])
+    let resize = mutations(Scenario(shape: .deep, size: 10, mutation: .resize), ticks: 6)
+    #expect(Set(resize.map { $0.description }).count == 5)
+  }
+
+  @Test func churnKeepsTheSceneConsistent() throws {
+    let scenario = Scenario(shape: .feed, size: 10, mutation: .churn, perTick: 3, seed: 4)
+    var (scene, generator) = scenario.makeScene()
+    var workload = MutationWorkload(scenario: scenario, scene: scene, generator: generator)
+    let views = scene.viewCount
+    for _ in 0..<20 { for m in workload.next() { try scene.apply(m) } }
+    // Cells are replaced by cells: the count of views does not drift.
+    #expect(scene.viewCount == views)
+    _ = generator.rng.next()
+  }
+
+  @Test func impossibleScenariosAreRefusedWithAReason() {
+    #expect(Scenario(shape: .deep, size: 0, mutation: .text).problem?.contains("size") == true)
+    #expect(Scenario(shape: .deep, size: 10, mutation: .text, perTick: 0).problem?.contains("per-tick") == true)
+    #expect(Scenario(shape: .wide, size: 10, mutation: .scroll).problem?.contains("feed") == true)
+    #expect(Scenario(shape: .feed, size: 10, mutation: .scroll).problem == nil)
+  }
+}
