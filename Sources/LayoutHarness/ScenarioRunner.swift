@@ -34,8 +34,9 @@ public struct RunSettings: Sendable {
   public var ticks: Int
   public var warmupTicks: Int
   public var hz: Int
-  /// Stop measuring a strategy's ticks (keeping at least `minimumTicks`) once the run has
-  /// taken this long; nil: always run `ticks`.
+  /// Stop measuring (keeping at least `minimumTicks`) once the measured ticks of all
+  /// strategies together have taken this long, and cut the warm-up at a quarter of it; nil:
+  /// always run `warmupTicks` + `ticks`.
   public var timeLimitNs: UInt64?
   public var minimumTicks: Int
   /// Compare every view's frame across the strategies after every tick (or, for a single
@@ -138,15 +139,25 @@ public struct ScenarioRunner {
     let calibration = probeSelfCost()
     let started = monotonicNanos()
     var measured = 0
+    var warmupDone = 0
+    var measuringSince: UInt64 = 0
     for t in 0..<(settings.warmupTicks + settings.ticks) {
-      let warm = t >= settings.warmupTicks
-      if warm, measured >= settings.minimumTicks, let limit = settings.timeLimitNs,
-        monotonicNanos() &- started > limit
-      {
-        break
+      let warm = t >= settings.warmupTicks || warmupDone < 0
+      if let limit = settings.timeLimitNs {
+        // A time limit also shortens the warm-up of slow scenarios (a quarter of the limit,
+        // at least two ticks): their caches are warm after a couple of ticks anyway.
+        if !warm, warmupDone >= 2, monotonicNanos() &- started > limit / 4 {
+          warmupDone = -1
+          continue
+        }
+        if warm, measured >= settings.minimumTicks, monotonicNanos() &- measuringSince > limit {
+          break
+        }
       }
+      if !warm { warmupDone += 1 }
       if warm && measured == 0 {
         for i in lanes.indices { lanes[i].countersStart = lanes[i].strategy.window.counters }
+        measuringSince = monotonicNanos()
       }
       let mutations = workload.next()
       for i in lanes.indices {

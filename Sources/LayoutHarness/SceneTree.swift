@@ -16,8 +16,23 @@ public final class SceneTree {
     try window.addSubview(try makeView(scene.root))
   }
 
-  /// Creates the view of `node` and its subtree.
+  /// Creates the view of `node` and its subtree. Built top-down: each view joins its parent
+  /// before its own children are made, so attaching costs O(1) per view (adding a finished
+  /// subtree walks all of it, which would make a deep tree quadratic to build).
   func makeView(_ node: Scene.Node) throws(LayoutError) -> View {
+    let view = try makeSingleView(node)
+    var pending: [(Scene.Node, View)] = [(node, view)]
+    while let (current, parent) = pending.popLast() {
+      for child in current.content.children {
+        let childView = try makeSingleView(child)
+        try parent.addSubview(childView)
+        pending.append((child, childView))
+      }
+    }
+    return view
+  }
+
+  private func makeSingleView(_ node: Scene.Node) throws(LayoutError) -> View {
     let view: View
     switch node.content {
     case .label(let text, let style):
@@ -26,16 +41,12 @@ public final class SceneTree {
       view = label
     case .image(let size):
       view = try ImageView(size: size, name: node.name)
-    case .stack(let spec, let children):
-      let stack = try StackView(
+    case .stack(let spec, _):
+      view = try StackView(
         axis: spec.axis, spacing: spec.spacing, alignment: spec.alignment, insets: spec.insets,
         name: node.name)
-      for child in children { try stack.addSubview(try makeView(child)) }
-      view = stack
-    case .list(let children):
-      let list = ListView(name: node.name)
-      for child in children { try list.addSubview(try makeView(child)) }
-      view = list
+    case .list:
+      view = ListView(name: node.name)
     }
     views[node.id] = view
     ids[ObjectIdentifier(view)] = node.id

@@ -66,10 +66,12 @@ public enum LayoutRelation: String, Sendable {
 /// path (`Solver.setConstant`), and changing a non-required priority only reweighs the
 /// objective; neither removes and re-adds the constraint.
 public final class LayoutConstraint: CustomStringConvertible {
-  public let firstView: View
+  // Views own their constraints (through `attachedConstraints`), not the other way round,
+  // as in UIKit: a tree and its constraints are freed together.
+  public unowned let firstView: View
   public let firstAttribute: LayoutAttribute
   public let relation: LayoutRelation
-  public let secondView: View?
+  public unowned let secondView: View?
   public let secondAttribute: LayoutAttribute?
   public let multiplier: Double
   public private(set) var constant: Double
@@ -190,7 +192,7 @@ public final class LayoutConstraint: CustomStringConvertible {
   /// Activates all or none.
   public static func activate(_ constraints: [LayoutConstraint]) throws(LayoutError) {
     var done: [LayoutConstraint] = []
-    for constraint in constraints {
+    for constraint in constraints where !constraint.isActive {
       do throws(LayoutError) {
         try constraint.activate()
         done.append(constraint)

@@ -86,7 +86,7 @@ final class LayoutEngine {
 
   func install(_ constraint: LayoutConstraint) throws(LayoutError) {
     let solverConstraint = constraint.makeSolverConstraint(in: self)
-    try add(solverConstraint, describing: constraint)
+    try add(solverConstraint, describing: constraint.description)
     constraint.installed = solverConstraint
     constraint.flagAffectedViews()
   }
@@ -98,13 +98,15 @@ final class LayoutEngine {
     constraint.installed = nil
   }
 
-  func add(_ constraint: Constraint, describing owner: CustomStringConvertible)
+  // Descriptions are autoclosures: they format type names and anchors, far too slow to
+  // build for every constraint change when they are only needed for an error.
+  func add(_ constraint: Constraint, describing owner: @autoclosure () -> String)
     throws(LayoutError)
   {
     do throws(SolverError) {
       try solver.addConstraint(constraint)
     } catch {
-      throw .unsatisfiableConstraint(owner.description)
+      throw .unsatisfiableConstraint(owner())
     }
     added += 1
     needsSolve = true
@@ -117,25 +119,25 @@ final class LayoutEngine {
     needsSolve = true
   }
 
-  func setConstant(_ constant: Double, of constraint: Constraint, describing owner: String)
-    throws(LayoutError)
-  {
+  func setConstant(
+    _ constant: Double, of constraint: Constraint, describing owner: @autoclosure () -> String
+  ) throws(LayoutError) {
     do throws(SolverError) {
       try solver.setConstant(constant, of: constraint)
     } catch {
-      throw .unsatisfiableConstraint(owner)
+      throw .unsatisfiableConstraint(owner())
     }
     changed += 1
     needsSolve = true
   }
 
-  func setStrength(_ strength: Strength, of constraint: Constraint, describing owner: String)
-    throws(LayoutError)
-  {
+  func setStrength(
+    _ strength: Strength, of constraint: Constraint, describing owner: @autoclosure () -> String
+  ) throws(LayoutError) {
     do throws(SolverError) {
       try solver.setStrength(strength, of: constraint)
     } catch {
-      throw .unsatisfiableConstraint(owner)
+      throw .unsatisfiableConstraint(owner())
     }
     changed += 1
     needsSolve = true

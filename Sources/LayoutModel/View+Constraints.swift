@@ -171,7 +171,7 @@ struct IntrinsicConstraints {
     axis index: Int, variable: Variable, value: Double,
     priorities: (LayoutPriority, LayoutPriority), engine: LayoutEngine, view: View
   ) throws(LayoutError) {
-    let name = "\(view) intrinsic \(index == 0 ? "width" : "height")"
+    func name() -> String { "\(view) intrinsic \(index == 0 ? "width" : "height")" }
     if value == View.noIntrinsicMetric {
       if let old = axes[index] {
         engine.remove(old.minimum)
@@ -187,21 +187,21 @@ struct IntrinsicConstraints {
       let maximum = Constraint(
         Expression([Term(variable)], constant: -value), .lessOrEqual,
         strength: priorities.1.strength)
-      try engine.add(minimum, describing: name)
-      try engine.add(maximum, describing: name)
+      try engine.add(minimum, describing: name())
+      try engine.add(maximum, describing: name())
       axes[index] = Axis(value: value, priorities: priorities, minimum: minimum, maximum: maximum)
       return
     }
     if current.value != value {
-      try engine.setConstant(-value, of: current.minimum, describing: name)
-      try engine.setConstant(-value, of: current.maximum, describing: name)
+      try engine.setConstant(-value, of: current.minimum, describing: name())
+      try engine.setConstant(-value, of: current.maximum, describing: name())
       current.value = value
     }
     if current.priorities.0 != priorities.0 {
-      try engine.setStrength(priorities.0.strength, of: current.minimum, describing: name)
+      try engine.setStrength(priorities.0.strength, of: current.minimum, describing: name())
     }
     if current.priorities.1 != priorities.1 {
-      try engine.setStrength(priorities.1.strength, of: current.maximum, describing: name)
+      try engine.setStrength(priorities.1.strength, of: current.maximum, describing: name())
     }
     current.priorities = priorities
     axes[index] = current

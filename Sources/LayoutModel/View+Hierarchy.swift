@@ -20,7 +20,16 @@ extension View {
     }
     let count = view.parent === self ? subviews.count - 1 : subviews.count
     guard index >= 0, index <= count else {
-      throw .indexOutOfRange(view: description, index: index, count: count)
+      throw .indexOutOfRange(view: description, index: index, count: subviews.count)
+    }
+    if view.parent === self {
+      // A move among siblings keeps the view's constraints and solver state (UIKit only
+      // reorders); the container re-links its children.
+      if let old = subviews.firstIndex(where: { $0 === view }) { subviews.remove(at: old) }
+      subviews.insert(view, at: index)
+      setNeedsLayout()
+      childrenDidChange()
+      return
     }
     if view.parent != nil { view.removeFromSuperview() }
     subviews.insert(view, at: index)

@@ -35,9 +35,7 @@ extension View {
       layoutDetachedSubtree()
       return
     }
-    var root = self
-    while let up = root.parent, up.needsLayout { root = up }
-    try owner.updateCycle(root: root === owner ? nil : root)
+    try owner.updateCycle(start: self === owner ? nil : self)
   }
 
   /// Runs the constraints pass now if any view of the window is flagged for it.

@@ -33,6 +33,8 @@ public final class Window: View {
   /// The view whose `layoutSubviews` or `updateConstraints` is running (cycle tracking).
   unowned(unsafe) var passView: View?
   var epoch: UInt32 = 0
+  /// Update cycles in progress (a `layoutIfNeeded` inside `layoutSubviews` nests one).
+  private var nesting = 0
   var repeaters: [View] = []
   /// Told when each pass of ``runUpdateCycle()`` starts (the run loop sets it per tick).
   public var phaseObserver: ((TickPhase?) -> Void)?
@@ -49,6 +51,19 @@ public final class Window: View {
     engine?.attach(self)
     try setFrame(Rect(origin: .zero, size: size))
     setNeedsLayout()
+  }
+
+  deinit {
+    // Subtrees that outlive the window must not point at it (nor at its solver).
+    for child in subviews {
+      child.walkSubtree { view in
+        view.owner = nil
+        view.variables = nil
+        view.intrinsic = IntrinsicConstraints()
+        view.depth -= 1
+        for constraint in view.attachedConstraints { constraint.installed = nil }
+      }
+    }
   }
 
   /// Work done by this window's passes and solver since it was created.
@@ -78,16 +93,17 @@ public final class Window: View {
   // MARK: - Root views: pinned to the window's top edge and width
 
   /// Frame layout: each root view spans the window's width; a view whose size does not
-  /// depend on its children (a scroll list) also gets the window's height, others their
-  /// fitting height.
+  /// depend on its children (a scroll list, a plain view) also gets the window's height,
+  /// containers their fitting height.
   override public func layoutSubviews() {
     guard engine == nil else {
       super.layoutSubviews()
       return
     }
     for child in subviews {
-      let fitted = child.fittingSize(for: frame.size)
-      child.assignFrame(Rect(x: 0, y: 0, width: frame.width, height: fitted.height))
+      let height =
+        child.sizeDependsOnChildren ? child.fittingSize(for: frame.size).height : frame.height
+      child.assignFrame(Rect(x: 0, y: 0, width: frame.width, height: height))
     }
   }
 
@@ -117,20 +133,33 @@ public final class Window: View {
   /// Runs the end-of-tick update cycle: constraints, layout, display.
   /// - Throws: ``LayoutError/layoutCycle(_:)``, ``LayoutError/unsatisfiableConstraint(_:)``.
   public func runUpdateCycle() throws(LayoutError) {
-    try updateCycle(root: nil)
+    try updateCycle(start: nil)
     phaseObserver?(.display)
     displayPass()
   }
 
   /// Constraints pass, solve and layout pass, repeated while passes flag more work. With a
-  /// `root`, only views of its subtree are laid out (the rest stay queued).
-  func updateCycle(root: View?) throws(LayoutError) {
-    epoch &+= 1
-    repeaters.removeAll(keepingCapacity: true)
+  /// `start` view, only the subtree under its topmost flagged ancestor is laid out (found
+  /// after each solve, which is what flags ancestors under Auto Layout); the rest stays
+  /// queued. A cycle entered from inside a pass (a `layoutSubviews` calling
+  /// `layoutIfNeeded`) counts its visits with the outer one, so it cannot dodge the limit.
+  func updateCycle(start: View?) throws(LayoutError) {
+    if nesting == 0 {
+      epoch &+= 1
+      repeaters.removeAll(keepingCapacity: true)
+    }
+    nesting += 1
+    defer { nesting -= 1 }
     while true {
       phaseObserver?(.constraints)
       try constraintsPass()
       solveIfNeeded()
+      var root = start
+      if let view = start {
+        var top = view
+        while let up = top.parent, up.needsLayout { top = up }
+        root = top === self ? nil : top
+      }
       guard hasLayoutWork(within: root) else { return }
       stored.layoutRounds += 1
       phaseObserver?(.layout)
@@ -256,7 +285,10 @@ public final class Window: View {
   /// Records who flagged `view` when a pass flags the running view or one of its ancestors:
   /// the pattern of a layout cycle. Flags on descendants (the normal case) cost nothing.
   func noteFlag(_ view: View) {
-    guard let running = passView, view.depth <= running.depth,
+    // Only views already revisited this cycle are recorded: a label flagging itself once
+    // after learning its width is normal, and naming views costs string formatting.
+    guard let running = passView, view.visitEpoch == epoch,
+      view.layoutVisits >= 2 || view.constraintVisits >= 2, view.depth <= running.depth,
       running.isDescendant(of: view)
     else { return }
     view.flaggedBy = running.description

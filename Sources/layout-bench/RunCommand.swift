@@ -55,10 +55,10 @@ struct Run: ParsableCommand {
     return RunSettings(
       strategies: scenario.strategy.kinds, ticks: explicitTicks ?? (quick ? 20 : 120),
       warmupTicks: quick ? min(scenario.warmup, 3) : scenario.warmup, hz: scenario.hz,
-      // Without --ticks, slow scenarios stop after 2 s (but keep 30 ticks) so the default
-      // matrix stays well under a minute.
-      timeLimitNs: explicitTicks == nil ? 2_000_000_000 : nil,
-      minimumTicks: explicitTicks.map { min($0, 30) } ?? (quick ? 20 : 30),
+      // Without --ticks, slow scenarios stop after 1.5 s of measuring (but keep 20 ticks)
+      // so the default matrix stays well under a minute.
+      timeLimitNs: explicitTicks == nil ? 1_500_000_000 : nil,
+      minimumTicks: explicitTicks.map { min($0, 20) } ?? 20,
       verifyFrames: !scenario.noVerify)
   }
 

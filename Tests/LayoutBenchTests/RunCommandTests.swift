@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import Testing
+
+@testable import layout_bench
+
+/// `layout-bench run` and `sweep`: flags parsed in process; runs through the binary.
+@Suite("layout-bench run")
+struct RunCommandTests {
+  @Test func noArgumentsIsTheDefaultMatrix() throws {
+    let command = try LayoutBench.parseAsRoot([])
+    let run = try #require(command as? Run)
+    let scenarios = run.scenarios()
+    // deep, wide, feed at two sizes, with text and resize: twelve scenarios, all strategies.
+    #expect(scenarios.count == 12)
+    #expect(Set(scenarios.map(\.shape)) == [.deep, .wide, .feed])
+    #expect(Set(scenarios.map(\.mutation)) == [.text, .resize])
+    #expect(run.settings.strategies.count == 3)
+    let quick = try #require(try LayoutBench.parseAsRoot(["run", "--quick"]) as? Run)
+    #expect(quick.scenarios().count == 6 && quick.scenarios().allSatisfy { $0.size == 100 })
+  }
+
+  @Test func flagsNameOneScenario() throws {
+    let run = try Run.parse([
+      "--shape", "feed", "--size", "200", "--mutation", "churn", "--per-tick", "3", "--ticks", "50",
+      "--strategy", "bottom-up", "--hz", "120", "--seed", "42",
+    ])
+    let scenarios = run.scenarios()
+    #expect(scenarios.count == 1)
+    #expect(scenarios[0].description == "feed200/churnx3" && scenarios[0].seed == 42)
+    #expect(run.settings.strategies == [.bottomUp] && run.settings.hz == 120)
+    #expect(run.settings.ticks == 50 && run.settings.timeLimitNs == nil)
+  }
+
+  @Test(arguments: [
+    (["--size", "0"], "--size of at least 1"),
+    (["--ticks", "-3"], "--ticks of at least 1"),
+    (["--per-tick", "0"], "--per-tick of at least 1"),
+    (["--hz", "0"], "--hz 60 or 120"),
+    (["--hz", "90"], "--hz 60 or 120"),
+    (["--shape", "circle"], "circle"),
+    (["--mutation", "explode"], "explode"),
+    (["--strategy", "lazy"], "lazy"),
+    (["--shape", "deep", "--mutation", "scroll"], "--shape feed"),
+    (["--json", "/nonexistent-dir/report.json"], "does not exist"),
+    (["--html", "/"], "is a directory"),
+  ])
+  func badFlagsAreRejectedWithAReason(arguments: [String], expected: String) {
+    let error = #expect(throws: (any Error).self) { try Run.parse(arguments) }
+    let message = error.map { Run.message(for: $0) } ?? ""
+    #expect(message.contains(expected), "\(message)")
+    #expect(error.map { Run.exitCode(for: $0) } != ExitCode.success)
+  }
+
+  @Test func sweepRefusesSizeAndBadLadders() {
+    #expect(throws: (any Error).self) { try Sweep.parse(["--size", "10"]) }
+    let error = #expect(throws: (any Error).self) { try Sweep.parse(["--sizes", "10,x"]) }
+    #expect((error.map { Sweep.message(for: $0) } ?? "").contains("'x'"))
+    #expect((try? Sweep.parse(["--sizes", "300,10,100"]).parsedSizes()) == [10, 100, 300])
+  }
+
+  // MARK: - Through the binary
+
+  func runBinary(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let binary = try #require(SolveCommandTests.binary, "no layout-bench next to the test runner")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    let out = stdout.fileHandleForReading.readDataToEndOfFile()
+    let err = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+  }
+
+  @Test func aSmallRunWritesTheJSONContractAtomically() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("run-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let json = directory.appendingPathComponent("report.json").path
+    let markdown = directory.appendingPathComponent("report.md").path
+    let outcome = try runBinary([
+      "run", "--shape", "feed", "--size", "5", "--mutation", "text", "--ticks", "5", "--warmup", "1",
+      "--json", json, "--markdown", markdown, "--quiet",
+    ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    #expect(outcome.stdout.contains("feed5/textx1") && outcome.stdout.contains("bottom-up"))
+    let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json)))
+    let report = try #require(object as? [String: Any])
+    #expect(report["schemaVersion"] as? Int == 1)
+    #expect(abs((report["budgetNs"] as? Double ?? 0) - 1e9 / 60) < 1e-6)
+    let results = try #require(report["results"] as? [[String: Any]])
+    #expect(results.count == 3)
+    for result in results {
+      for key in ["strategy", "shape", "size", "mutation", "ticks", "tickNs", "overBudget", "hitchMsPerS", "counters", "allocations", "samplesNs"] {
+        #expect(result[key] != nil, "missing \(key)")
+      }
+      let tick = try #require(result["tickNs"] as? [String: Double])
+      #expect(Set(tick.keys) == ["min", "p50", "p90", "p99", "max", "mean"])
+      #expect((result["samplesNs"] as? [Double])?.count == 5)
+      let allocations = try #require(result["allocations"] as? [String: Any])
+      #expect(allocations["countPerTick"] != nil && allocations["bytesPerTick"] != nil)
+    }
+    #expect(try String(contentsOfFile: markdown, encoding: .utf8).contains("| feed5/textx1 |"))
+    // Nothing but the two reports is left in the directory (no temporary files).
+    #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) == ["report.json", "report.md"])
+  }
+
+  @Test func aFailedRunLeavesAnExistingReportAlone() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("run-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let json = directory.appendingPathComponent("report.json").path
+    try Data("previous".utf8).write(to: URL(fileURLWithPath: json))
+    let outcome = try runBinary(["run", "--shape", "wide", "--size", "0", "--json", json])
+    #expect(outcome.status != 0)
+    #expect(outcome.stderr.contains("--size"))
+    #expect(try String(contentsOfFile: json, encoding: .utf8) == "previous")
+  }
+}
