@@ -26,7 +26,10 @@ struct Run: ParsableCommand {
 
   static func defaultSizes(_ shape: Shape) -> [Int] {
     switch shape {
-    case .deep, .wide, .feed: [100, 1000]
+    case .deep, .wide: [100, 1000]
+    // A 1000-cell feed (11,000 views) takes over a minute to build under Auto Layout: each
+    // required inequality that needs a phase-one insertion copies the solver's tableau.
+    case .feed: [100, 300]
     case .balanced, .random: [1000]
     }
   }
@@ -109,6 +112,12 @@ func emit(_ report: RunReport, timelines: [RunTimeline], output: ReportOptions) 
     encoder.outputFormatting = [.sortedKeys]
     let data = try encoder.encode(report)
     try OutputFile.write(String(decoding: data, as: UTF8.self) + "\n", to: path)
+  }
+  if let path = output.html {
+    try OutputFile.write(renderHTML(report), to: path)
+  }
+  if let path = output.trace {
+    try OutputFile.write(renderChromeTrace(timelines), to: path)
   }
   if let path = output.markdown {
     let text = ReportTable.render(report, style: .markdown) + "\n" + ReportTable.renderSweeps(report, style: .markdown)

@@ -34,7 +34,8 @@ struct RunCommandTests {
 
   @Test(arguments: [
     (["--size", "0"], "--size of at least 1"),
-    (["--ticks", "-3"], "--ticks of at least 1"),
+    (["--ticks", "0"], "--ticks of at least 1"),
+    (["--ticks=-3"], "--ticks of at least 1"),
     (["--per-tick", "0"], "--per-tick of at least 1"),
     (["--hz", "0"], "--hz 60 or 120"),
     (["--hz", "90"], "--hz 60 or 120"),

@@ -1,0 +1,343 @@
+import Foundation
+import Testing
+
+@testable import LayoutHarness
+
+// MARK: - Fixtures
+
+/// Builders and checks for this file; private so they cannot clash with other suites' helpers.
+private enum Fixture {
+
+  /// A result whose statistics and budget figures are derived from `samplesNs` the way a run
+  /// derives them, so the page sees consistent numbers.
+  static func reportResult(
+    strategy: String = "autolayout", shape: String = "feed", size: Int = 100,
+    mutation: String = "setText", samplesNs: [Double], hz: Int = 60
+  ) -> RunResult {
+    let budget = FrameBudget(hz: hz)
+    let stats =
+      samplesNs.isEmpty
+      ? TickStatistics(min: 0, p50: 0, p90: 0, p99: 0, max: 0, mean: 0)
+      : TickStatistics(samples: samplesNs)
+    let own = budget.assess(samplesNs)
+    let other = FrameBudget(hz: hz == 60 ? 120 : 60).assess(samplesNs)
+    return RunResult(
+      strategy: strategy, shape: shape, size: size, mutation: mutation, perTick: 2, seed: 7,
+      views: size * 3, ticks: samplesNs.count, warmupTicks: 5, tickNs: stats,
+      overBudget: own.overBudget, missedFrames: own.missedFrames,
+      overrunNs: .init(
+        p50: max(0, stats.p50 - budget.nanoseconds), p99: max(0, stats.p99 - budget.nanoseconds)),
+      hitchMsPerS: own.hitchMsPerS, budgets: [own, other].sorted { $0.hz < $1.hz },
+      phasesNs: ["handlers": 2_000, "constraints": 90_000, "layout": 40_000, "display": 5_000],
+      counters: ["layoutSubviews": 12, "pivots": 3.5],
+      allocations: .init(countPerTick: 40, bytesPerTick: 4_096), samplesNs: samplesNs)
+  }
+
+  /// Deterministic noisy tick costs around `baseMs`, with an occasional spike.
+  static func noisySamples(count: Int, baseMs: Double, spikeMs: Double? = nil, seed: UInt64 = 1)
+    -> [Double]
+  {
+    var rng = SplitMix64(seed: seed)
+    return (0..<count).map { i in
+      if let spikeMs, i % 97 == 50 { return spikeMs * 1e6 }
+      return baseMs * (0.85 + 0.3 * rng.unit()) * 1e6
+    }
+  }
+
+  static func sweep(
+    _ strategy: String, shape: String = "feed", exponent: Double, scaleNs: Double,
+    budgetNs: Double = FrameBudget(hz: 60).nanoseconds
+  ) -> SweepResult {
+    let sizes = [10, 100, 1_000, 10_000]
+    let p50 = sizes.map { scaleNs * pow(Double($0), exponent) }
+    let p99 = p50.map { $0 * 1.6 }
+    return SweepResult(
+      strategy: strategy, shape: shape, mutation: "setText", sizes: sizes, p50Ns: p50,
+      p99Ns: p99,
+      p50Exponent: loglogSlope(sizes.map(Double.init), p50),
+      p99Exponent: loglogSlope(sizes.map(Double.init), p99),
+      largestSizeWithinBudget: zip(sizes, p99).filter { $0.1 <= budgetNs }.map(\.0).max())
+  }
+
+  /// A report like a real `run` plus `sweep`: one comfortable run, one with spikes, one well
+  /// over budget, and sweeps of two shapes.
+  static func sampleReport() -> RunReport {
+    RunReport(
+      hz: 60, measurementOverheadNs: 180,
+      environment: [
+        "swift": "6.3.1", "os": "Debian 12 (bookworm)", "cpu": "x86_64, 8 cores",
+        "command": "layout-bench run --shape feed --size 100 <all>",
+      ],
+      results: [
+        reportResult(strategy: "frames", samplesNs: noisySamples(count: 600, baseMs: 1.2)),
+        reportResult(
+          strategy: "autolayout",
+          samplesNs: noisySamples(count: 600, baseMs: 6, spikeMs: 22, seed: 2)),
+        reportResult(
+          strategy: "autolayout-eager", shape: "deep", size: 12,
+          samplesNs: noisySamples(count: 300, baseMs: 19, spikeMs: 140, seed: 3)),
+      ],
+      sweeps: [
+        sweep("frames", exponent: 1.0, scaleNs: 2_000),
+        sweep("autolayout", exponent: 1.1, scaleNs: 9_000),
+        sweep("autolayout-eager", exponent: 1.9, scaleNs: 150),
+        sweep("frames", shape: "deep", exponent: 1.2, scaleNs: 3_000),
+      ])
+  }
+
+  // MARK: Checks
+
+  static func occurrences(of needle: String, in text: String) -> Int {
+    text.components(separatedBy: needle).count - 1
+  }
+
+  /// Checks that every tag opened is closed, in order. Returns the first problem, or nil.
+  /// The page never puts `<` in text or attributes (it is escaped), so a scan for `<` finds
+  /// every tag.
+  static func tagBalanceProblem(_ html: String) -> String? {
+    let void: Set<String> = ["meta", "br", "hr", "img", "link", "input"]
+    var stack: [String] = []
+    var rest = Substring(html)
+    while let open = rest.firstIndex(of: "<") {
+      guard let close = rest[open...].firstIndex(of: ">") else { return "unterminated tag" }
+      let tag = rest[rest.index(after: open)..<close]
+      rest = rest[rest.index(after: close)...]
+      if tag.hasPrefix("!") { continue }
+      let closing = tag.hasPrefix("/")
+      let name = (closing ? tag.dropFirst() : tag).prefix { $0.isLetter || $0.isNumber }
+        .lowercased()
+      if closing {
+        guard stack.last == name else { return "</\(name)> closes <\(stack.last ?? "nothing")>" }
+        stack.removeLast()
+      } else if !tag.hasSuffix("/") && !void.contains(name) {
+        stack.append(name)
+      }
+    }
+    return stack.isEmpty ? nil : "unclosed: \(stack)"
+  }
+
+  /// No number in the page may be NaN or infinite, in any spelling Swift or printf uses.
+  static func hasNonFiniteNumber(_ html: String) -> Bool {
+    let lower = html.lowercased()
+    return lower.contains("nan") || lower.contains("inf")
+  }
+}
+
+// MARK: - Tests
+
+@Suite struct HTMLReportTests {
+  @Test func pageIsWellFormed() {
+    let html = renderHTML(Fixture.sampleReport())
+    #expect(html.hasPrefix("<!DOCTYPE html>"))
+    #expect(html.hasSuffix("</html>\n"))
+    #expect(
+      Fixture.occurrences(of: "<svg", in: html) == Fixture.occurrences(of: "</svg>", in: html))
+    #expect(
+      Fixture.occurrences(of: "<table", in: html) == Fixture.occurrences(of: "</table>", in: html))
+    #expect(Fixture.tagBalanceProblem(html) == nil, "\(Fixture.tagBalanceProblem(html) ?? "")")
+    // Self-contained: nothing is fetched and nothing runs.
+    #expect(!html.contains("<script"))
+    // `url(#id)` points inside the page (clip paths); anything else would be fetched.
+    let outside = html.replacingOccurrences(of: "url(#", with: "")
+    for reference in ["src=", "href=\"http", "url(", "@import", "https://"] {
+      #expect(!outside.contains(reference), "\(reference)")
+    }
+    #expect(!Fixture.hasNonFiniteNumber(html))
+  }
+
+  @Test func sameReportGivesSameBytes() {
+    #expect(renderHTML(Fixture.sampleReport()) == renderHTML(Fixture.sampleReport()))
+  }
+
+  @Test func headerShowsBudgetOverheadAndEnvironment() {
+    let html = renderHTML(Fixture.sampleReport(), title: "nightly")
+    #expect(html.contains("<title>nightly</title>"))
+    #expect(html.contains("16.67 ms per tick (60 Hz)"))
+    #expect(html.contains("180 ns per tick"))
+    #expect(html.contains("<th>swift</th><td>6.3.1</td>"))
+    // Keys are sorted, whatever order the dictionary has.
+    let keys = ["command", "cpu", "os", "swift"].map { html.range(of: "<th>\($0)</th>")! }
+    #expect(keys.map(\.lowerBound) == keys.map(\.lowerBound).sorted())
+  }
+
+  @Test func oneChartPairPerResult() {
+    let report = Fixture.sampleReport()
+    let html = renderHTML(report)
+    let tickCharts = Fixture.occurrences(of: "aria-label=\"Per-tick cost", in: html)
+    let histograms = Fixture.occurrences(of: "aria-label=\"Histogram of tick costs", in: html)
+    #expect(tickCharts == report.results.count)
+    #expect(histograms == report.results.count)
+    #expect(Fixture.occurrences(of: "<section class=\"run ", in: html) == report.results.count)
+  }
+
+  @Test func budgetLineIsLabelled() {
+    let html = renderHTML(Fixture.sampleReport())
+    #expect(html.contains("16.67 ms budget"))
+    #expect(html.contains("class=\"budget\""))
+    var fast = Fixture.sampleReport()
+    fast = RunReport(
+      hz: 120, measurementOverheadNs: 0, environment: [:], results: fast.results)
+    #expect(renderHTML(fast).contains("8.33 ms budget"))
+  }
+
+  @Test func userTextIsEscaped() {
+    var report = Fixture.sampleReport()
+    report.environment["host"] = "<script>alert('x')</script>"
+    report.environment["a&b"] = "\"quoted\""
+    report.results[0].strategy = "<b>bold</b>"
+    let html = renderHTML(report, title: "<i>t</i>")
+    #expect(!html.contains("<script"))
+    #expect(!html.contains("<b>"))
+    #expect(!html.contains("<i>"))
+    #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"))
+    #expect(html.contains("<th>a&amp;b</th><td>&quot;quoted&quot;</td>"))
+    #expect(html.contains("&lt;b&gt;bold&lt;/b&gt;"))
+    #expect(Fixture.tagBalanceProblem(html) == nil)
+  }
+
+  @Test func overBudgetRowIsMarkedByColourAndText() throws {
+    let html = renderHTML(Fixture.sampleReport())
+    let rows = html.components(separatedBy: "\n").filter { $0.hasPrefix("<tr class=") }
+    let over = try #require(rows.first { $0.contains("autolayout-eager") })
+    #expect(over.hasPrefix("<tr class=\"over\">"))
+    #expect(over.contains("OVER"))
+    let spiky = try #require(rows.first { $0.contains("<td>autolayout</td>") })
+    #expect(spiky.hasPrefix("<tr class=\"spikes\">"))
+    #expect(spiky.contains("spikes"))
+    let fine = try #require(rows.first { $0.contains("<td>frames</td>") })
+    #expect(fine.hasPrefix("<tr class=\"ok\">"))
+    #expect(!fine.contains("OVER"))
+    // The verdict comes from the hitch bands, as words, not just colour.
+    #expect(over.contains(">critical</span>"))
+    #expect(fine.contains(">good</span>"))
+    // p99 is far over: the share of the budget reads well above 100%.
+    #expect(rows.contains { $0.contains("<td>autolayout-eager</td>") && $0.contains("%</td>") })
+  }
+
+  @Test(arguments: [
+    ("one sample", [3e6]),
+    ("all equal", [Double](repeating: 4e6, count: 50)),
+    ("all zero", [Double](repeating: 0, count: 10)),
+    ("huge outlier", [Double](repeating: 2e6, count: 999) + [5e9]),
+    ("non-finite", [1e6, .nan, .infinity, 2e6]),
+  ])
+  func edgeCasesDrawWithoutNonFiniteNumbers(_ name: String, _ samples: [Double]) {
+    let result = Fixture.reportResult(samplesNs: samples.map { $0.isFinite ? $0 : 1e6 })
+    var broken = result
+    broken.samplesNs = samples
+    let report = RunReport(
+      hz: 60, measurementOverheadNs: 50, environment: [:], results: [broken])
+    let html = renderHTML(report)
+    #expect(!Fixture.hasNonFiniteNumber(html), "\(name)")
+    #expect(Fixture.tagBalanceProblem(html) == nil, "\(name)")
+    #expect(Fixture.occurrences(of: "aria-label=\"Per-tick cost", in: html) == 1, "\(name)")
+    #expect(html.contains("16.67 ms budget"), "\(name)")
+  }
+
+  @Test func emptySamplesSayNoSamples() {
+    let report = RunReport(
+      hz: 60, measurementOverheadNs: 0, environment: [:],
+      results: [Fixture.reportResult(samplesNs: [])])
+    let html = renderHTML(report)
+    #expect(Fixture.occurrences(of: "no samples", in: html) == 2)
+    #expect(!html.contains("<svg"))
+    #expect(!Fixture.hasNonFiniteNumber(html))
+    #expect(Fixture.tagBalanceProblem(html) == nil)
+  }
+
+  @Test func outliersAreClippedAndCounted() throws {
+    let samples = [Double](repeating: 2e6, count: 999) + [5e9]
+    let chart = TickChart.render(samplesNs: samples, budgetNs: 16_666_667, id: "t")
+    #expect(chart.contains("1 tick above 20 ms clipped"))
+    #expect(chart.contains("max 5000.00 ms"))
+    // The axis stops at the budget region, not at the 5 s outlier.
+    #expect(!chart.contains(">5000<"))
+    let histogram = TickHistogram.render(samplesNs: samples, budgetNs: 16_666_667)
+    #expect(histogram.contains("1 tick above"))
+  }
+
+  @Test func histogramMarksBudgetOnlyWhenInRange() {
+    let wide = TickHistogram.render(
+      samplesNs: Fixture.noisySamples(count: 200, baseMs: 15, spikeMs: 19), budgetNs: 16_666_667)
+    #expect(wide.contains("16.67 ms budget"))
+    let narrow = TickHistogram.render(
+      samplesNs: Fixture.noisySamples(count: 200, baseMs: 1), budgetNs: 16_666_667)
+    #expect(!narrow.contains("ms budget</text>"))
+    #expect(narrow.contains("budget lies above the range shown"))
+    #expect(Fixture.occurrences(of: "<rect class=\"hbar", in: narrow) <= TickHistogram.binCount)
+  }
+
+  @Test func longRunsAreThinnedButKeepTheirSpikes() {
+    let values = (0..<100_000).map { $0 == 54_321 ? 500.0 : Double($0 % 7) }
+    let kept = TickChart.visibleIndices(count: values.count, values: values, columns: 500)
+    #expect(kept.count <= 1_000)
+    #expect(kept.contains(54_321))
+    #expect(kept == kept.sorted())
+  }
+
+  @Test func axisTicksAreRoundAndCoverTheRange() {
+    let ticks = AxisTicks(low: 0, high: 19.17, count: 5)
+    #expect(ticks.values == [0, 5, 10, 15, 20])
+    #expect(ticks.label(5) == "5")
+    let fine = AxisTicks(low: 0.0123, high: 0.0456, count: 5)
+    #expect(fine.low <= 0.0123 && fine.high >= 0.0456)
+    #expect(fine.digits >= 3)
+    let flat = AxisTicks(low: 3, high: 3, count: 5)
+    #expect(flat.high > flat.low)
+  }
+
+  @Test func sweepsGetLogLogChartsLegendAndTable() {
+    let html = renderHTML(Fixture.sampleReport())
+    // Two shape/mutation pairs: feed (three strategies) and deep (one).
+    #expect(Fixture.occurrences(of: "aria-label=\"Tick cost against scene size", in: html) == 2)
+    for label in [">10</text>", ">100</text>", ">1k</text>", ">10k</text>", ">1 ms</text>"] {
+      #expect(html.contains(label), "\(label)")
+    }
+    #expect(html.contains("class=\"legend\"><title>autolayout-eager</title>"))
+    #expect(html.contains("<td class=\"num\">1.00</td>"))
+    #expect(html.contains("<td class=\"num\">1.90</td>"))
+    // feed/frames: p99 is 3.2 ms at 1k views and 32 ms at 10k.
+    #expect(html.contains("<td class=\"num\">1000</td>"))
+    #expect(Fixture.tagBalanceProblem(html) == nil)
+    var report = Fixture.sampleReport()
+    report.sweeps[0].largestSizeWithinBudget = 10_000
+    report.sweeps[3].largestSizeWithinBudget = nil
+    let edited = renderHTML(report)
+    #expect(edited.contains("10000 (all sizes fit)"))
+    #expect(edited.contains("none fits"))
+  }
+
+  @Test func decadesAndLabels() {
+    #expect(SweepChart.decades(10, 10_000) == 1...4)
+    #expect(SweepChart.decades(0.02, 0.05) == -2...(-1))
+    #expect(SweepChart.decades(100, 100) == 2...3)
+    #expect(SweepChart.sizeLabel(5) == "100k")
+    #expect(SweepChart.costLabel(-2) == "0.01 ms")
+    #expect(SweepChart.costLabel(2) == "100 ms")
+  }
+
+  /// Writes the sample page where `HTML_REPORT_SAMPLE` points, and a page of edge cases
+  /// where `HTML_REPORT_EDGE_SAMPLE` points, for looking at them in a browser; without the
+  /// variables it only renders.
+  @Test func samplesForBrowser() throws {
+    let html = renderHTML(Fixture.sampleReport())
+    let edges = RunReport(
+      hz: 120, measurementOverheadNs: 2_500, environment: ["note": "edge cases"],
+      results: [
+        Fixture.reportResult(strategy: "one-sample", samplesNs: [3e6], hz: 120),
+        Fixture.reportResult(
+          strategy: "all-equal", samplesNs: [Double](repeating: 4e6, count: 40), hz: 120),
+        Fixture.reportResult(strategy: "empty", samplesNs: [], hz: 120),
+        Fixture.reportResult(
+          strategy: "outlier", samplesNs: [Double](repeating: 2e6, count: 999) + [5e9], hz: 120),
+      ])
+    let environment = ProcessInfo.processInfo.environment
+    if let path = environment["HTML_REPORT_SAMPLE"] {
+      try html.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    if let path = environment["HTML_REPORT_EDGE_SAMPLE"] {
+      try renderHTML(edges).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    #expect(!html.isEmpty)
+  }
+}

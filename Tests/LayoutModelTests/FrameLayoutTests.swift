@@ -1,0 +1,168 @@
+import Testing
+
+@testable import LayoutModel
+
+/// Stacks, labels and sizeToFit. Frames are hand-computed from the stack rules: flexible
+/// children (labels, stacks) take the inner width, fixed ones (images) keep their size and
+/// are aligned; text is measured by the synthetic metric (body: ordinary glyph 7, narrow
+/// glyphs and space 3.5, line 17). The stack tests run in both modes: StackView promises
+/// the same frames under Auto Layout as under frame layout.
+@Suite struct FrameLayoutTests {
+  private func window(_ mode: Window.LayoutMode, width: Double = 300) throws -> Window {
+    try Window(size: Size(width: width, height: 400), layoutMode: mode)
+  }
+
+  @Test(arguments: Window.LayoutMode.allCases)
+  func verticalStackWithSpacingInsetsAndCenterAlignment(_ mode: Window.LayoutMode) throws {
+    let window = try window(mode)
+    let stack = try StackView(
+      axis: .vertical, spacing: 10, alignment: .center,
+      insets: EdgeInsets(top: 5, left: 7, bottom: 3, right: 9), name: "stack")
+    let top = try ImageView(size: Size(width: 50, height: 20), name: "top")
+    let label = Label(text: "Hello", name: "label")  // 7 + 7 + 3.5 + 3.5 + 7 = 28: one line
+    let bottom = try ImageView(size: Size(width: 30, height: 10), name: "bottom")
+    for view in [top, label, bottom] as [View] { try stack.addSubview(view) }
+    try window.addSubview(stack)
+    try window.runUpdateCycle()
+
+    // Inner width 300 - 7 - 9 = 284. Heights 20, 17, 10 with two gaps of 10, plus the
+    // insets 5 + 3: 75. Images are centred in the inner width: 7 + (284 - 50) / 2 = 124
+    // and 7 + (284 - 30) / 2 = 134; the label spans it.
+    expectFrame(stack, rect(0, 0, 300, 75))
+    expectFrame(top, rect(124, 5, 50, 20))
+    expectFrame(label, rect(7, 35, 284, 17))
+    expectFrame(bottom, rect(134, 62, 30, 10))
+  }
+
+  @Test(arguments: Window.LayoutMode.allCases)
+  func horizontalStackSharesTheWidthAndAlignsTrailing(_ mode: Window.LayoutMode) throws {
+    let window = try window(mode)
+    let stack = try StackView(
+      axis: .horizontal, spacing: 8, alignment: .trailing, insets: EdgeInsets(all: 4),
+      name: "stack")
+    let avatar = try ImageView(size: Size(width: 40, height: 40), name: "avatar")
+    // Seven 35-point words; the label gets 300 - 8 (insets) - 40 - 20 (images) - 16 (two
+    // gaps) = 216; five words fit a line (5 * 35 + 4 * 3.5 = 189, six would be 227.5):
+    // two lines, 34 high.
+    let label = Label(
+      text: Array(repeating: "abcde", count: 7).joined(separator: " "), name: "label")
+    let badge = try ImageView(size: Size(width: 20, height: 10), name: "badge")
+    for view in [avatar, label, badge] as [View] { try stack.addSubview(view) }
+    try window.addSubview(stack)
+    try window.runUpdateCycle()
+
+    // Height: the tallest child (40) plus insets: 48. Trailing alignment puts each child's
+    // bottom at 48 - 4 = 44.
+    expectFrame(stack, rect(0, 0, 300, 48))
+    expectFrame(avatar, rect(4, 4, 40, 40))
+    expectFrame(label, rect(52, 10, 216, 34))
+    expectFrame(badge, rect(276, 34, 20, 10))
+  }
+
+  @Test(arguments: Window.LayoutMode.allCases)
+  func overlayStackStacksOnTopOfEachOther(_ mode: Window.LayoutMode) throws {
+    let window = try window(mode)
+    let stack = try StackView(
+      axis: .overlay, alignment: .trailing,
+      insets: EdgeInsets(top: 2, left: 3, bottom: 4, right: 5),
+      name: "stack")
+    let image = try ImageView(size: Size(width: 30, height: 30), name: "image")
+    let label = Label(text: "Hello", name: "label")
+    try stack.addSubview(image)
+    try stack.addSubview(label)
+    try window.addSubview(stack)
+    try window.runUpdateCycle()
+
+    // All children start at the top inset; the stack is as high as the tallest child plus
+    // insets (30 + 6). Inner width 292: the image is aligned to its trailing edge
+    // (300 - 5 - 30 = 265), the label spans it.
+    expectFrame(stack, rect(0, 0, 300, 36))
+    expectFrame(image, rect(265, 2, 30, 30))
+    expectFrame(label, rect(3, 2, 292, 17))
+  }
+
+  @Test(arguments: Window.LayoutMode.allCases)
+  func labelsWrapToLinesTimesLineHeight(_ mode: Window.LayoutMode) throws {
+    let window = try window(mode, width: 200)
+    let stack = try StackView(axis: .vertical, spacing: 0, name: "stack")
+    // Twelve 35-point words at 200: 5 a line (192.5; 6 would be 231): 5 + 5 + 2, 3 lines.
+    let label = Label(
+      text: Array(repeating: "abcde", count: 12).joined(separator: " "), name: "label")
+    // The title style (advance 9, line 22): "Wide" = W 13.5 + i 4.5 + d 9 + e 9 = 36.
+    let title = Label(text: "Wide", style: .title, name: "title")
+    try stack.addSubview(label)
+    try stack.addSubview(title)
+    try window.addSubview(stack)
+    try window.runUpdateCycle()
+    expectFrame(label, rect(0, 0, 200, 51))
+    expectFrame(title, rect(0, 51, 200, 22))
+    expectFrame(stack, rect(0, 0, 200, 73))
+
+    // A narrower window rewraps: at 100, 2 words a line (73.5; 3 would be 112): 6 lines.
+    try window.setFrame(rect(0, 0, 100, 400))
+    try window.runUpdateCycle()
+    expectFrame(label, rect(0, 0, 100, 102))
+    expectFrame(stack, rect(0, 0, 100, 124))
+  }
+
+  @Test func sizeToFitTakesTheFittingSize() throws {
+    // A label keeps the width it has and takes the height of its text at that width:
+    // three 35-point words at 100 wrap 2 + 1.
+    let label = Label(text: "abcde abcde abcde", name: "label")
+    try label.setFrame(rect(5, 6, 100, 0))
+    label.sizeToFit()
+    expectFrame(label, rect(5, 6, 100, 34))
+    // New text invalidates the cached fitting size.
+    label.setText("abcde")
+    label.sizeToFit()
+    expectFrame(label, rect(5, 6, 100, 17))
+
+    let image = try ImageView(size: Size(width: 24, height: 16), name: "image")
+    image.sizeToFit()
+    expectFrame(image, rect(0, 0, 24, 16))
+
+    // A plain view's fitting size is its current size.
+    let plain = View(name: "plain")
+    try plain.setFrame(rect(1, 2, 3, 4))
+    plain.sizeToFit()
+    expectFrame(plain, rect(1, 2, 3, 4))
+  }
+
+  @Test func sizeToFitInAWindowCountsAMeasureAndFlagsOnlyOnResize() throws {
+    let window = try window(.frames)
+    let holder = View(name: "holder")
+    let label = Label(text: "abcde abcde abcde", name: "label")
+    try window.addSubview(holder)
+    try holder.addSubview(label)
+    try window.runUpdateCycle()
+    try label.setFrame(rect(0, 0, 100, 0))
+    try window.runUpdateCycle()
+
+    let before = window.counters
+    label.sizeToFit()
+    #expect((window.counters - before).sizeThatFits == 1)
+    expectFrame(label, rect(0, 0, 100, 34))
+    #expect(label.needsLayout && label.needsDisplay)  // it was resized
+    try window.runUpdateCycle()
+    // Already at its fitting size: a second call changes nothing, so flags nothing.
+    label.sizeToFit()
+    expectFrame(label, rect(0, 0, 100, 34))
+    #expect(!label.needsLayout && !label.needsDisplay)
+  }
+
+  /// Window.layoutSubviews (frames) documents that a root view whose size does not depend
+  /// on its children gets the window's height, as the Auto Layout window pins it; a list
+  /// does, and so should a plain view.
+  @Test(arguments: Window.LayoutMode.allCases)
+  func rootViewsWhoseSizeIsGivenFillTheWindow(_ mode: Window.LayoutMode) throws {
+    let window = try window(mode)
+    let list = ListView(name: "list")
+    let plain = View(name: "plain")
+    try window.addSubview(list)
+    try window.addSubview(plain)
+    try window.runUpdateCycle()
+    expectFrame(list, rect(0, 0, 300, 400))
+    // Regression test (fixed): under frames the plain view gets its old height (0), not the window's.
+    expectFrame(plain, rect(0, 0, 300, 400))
+  }
+}

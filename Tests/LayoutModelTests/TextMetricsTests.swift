@@ -1,0 +1,120 @@
+import Testing
+
+@testable import LayoutModel
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The synthetic text metric, seen through Label.textHeight(width:). Body style: ordinary
+/// glyphs advance 7; "i l j t f I . , ; : ' ! |" and the space 3.5; "m w M W @" 10.5; lines
+/// are 17 high and wrap greedily at spaces, a word wider than the line being broken.
+@Suite struct TextMetricsTests {
+  /// The number of lines `text` takes at `width` (nil when the height is not a whole
+  /// number of lines).
+  private func lines(_ text: String, width: Double, style: TextStyle = .body) -> Int? {
+    let height = Label(text: text, style: style).textHeight(width: width)
+    let count = (height / style.lineHeight).rounded()
+    return isClose(height, count * style.lineHeight) ? Int(count) : nil
+  }
+
+  @Test func glyphAdvancesGiveTheNaturalWidth() {
+    // h 7 + e 7 + l 3.5 + l 3.5 + o 7 = 28, space 3.5, w 10.5 + o 7 + r 7 + l 3.5 + d 7 = 35.
+    #expect(isClose(Label(text: "hello world").naturalWidth, 66.5))
+    #expect(isClose(Label(text: "il.,;:'!|tfjI").naturalWidth, 13 * 3.5))
+    #expect(isClose(Label(text: "mwMW@").naturalWidth, 5 * 10.5))
+    #expect(isClose(Label(text: "abc").naturalWidth, 21))
+    // Title style: advance 9, so "mi" = 13.5 + 4.5.
+    #expect(isClose(Label(text: "mi", style: .title).naturalWidth, 18))
+  }
+
+  @Test func emptyTextHasNoLines() {
+    for text in ["", "   ", " \t "] {
+      let label = Label(text: text)
+      #expect(isClose(label.textHeight(width: 100), 0), "\(text.debugDescription)")
+      #expect(isClose(label.textHeight(width: 0), 0))
+      #expect(isClose(label.naturalWidth, 0))
+    }
+  }
+
+  @Test func greedyWrappingAtSpaces() {
+    // "hello world" is 66.5 wide: one line at exactly that width, two just below it.
+    #expect(lines("hello world", width: 66.5) == 1)
+    #expect(lines("hello world", width: 66) == 2)
+    #expect(isClose(Label(text: "hello world").textHeight(width: 66), 34))
+    // Greedy: "ab ab" (14 + 3.5 + 14 = 31.5) fills the first line at 50, "abcde" (35) cannot
+    // join it (70 > 50) and starts the second.
+    #expect(lines("ab ab abcde", width: 50) == 2)
+    // Runs of spaces separate words like one space: 7 + 3.5 + 7.
+    #expect(isClose(Label(text: "a    b").naturalWidth, 17.5))
+    #expect(lines("a    b", width: 17.5) == 1)
+    // Trailing and leading spaces take no room.
+    #expect(lines("  abcde  ", width: 35) == 1)
+    // Twelve 35-point words at 200: 5 a line (5 * 35 + 4 * 3.5 = 189), so 5 + 5 + 2.
+    #expect(lines(Array(repeating: "abcde", count: 12).joined(separator: " "), width: 200) == 3)
+    // Other styles: caption (advance 6, line 14): "abcde" is 30; two words need 63.
+    let caption = Label(text: "abcde abcde", style: .caption)
+    #expect(isClose(caption.textHeight(width: 63), 14))
+    #expect(isClose(caption.textHeight(width: 62), 28))
+  }
+
+  @Test func aWordLongerThanTheWidthIsBroken() {
+    // "abcdeabcde" is 70: at 30 it takes 30 + 30 + 10, three lines.
+    #expect(lines("abcdeabcde", width: 30) == 3)
+    // At 35 it fills exactly two lines; a following word starts a third.
+    #expect(lines("abcdeabcde", width: 35) == 2)
+    #expect(lines("abcdeabcde ab", width: 35) == 3)
+    // The remainder of a broken word shares its line with the next word when it fits:
+    // 10 + 3.5 + 14 = 27.5 <= 30.
+    #expect(lines("abcdeabcde ab", width: 30) == 3)
+    // A long word after a short one starts on a new line: "ab" | 30 | 30 | 10.
+    #expect(lines("ab abcdeabcde", width: 30) == 4)
+  }
+
+  @Test func widthZeroPutsEachWordOnItsOwnLine() {
+    // No room at all: the model gives every word one line rather than infinitely many.
+    #expect(lines("one two three", width: 0) == 3)
+    #expect(lines("abcdeabcde", width: 0) == 1)
+    #expect(lines("one two", width: -5) == 2)
+    // Unbounded width: one line.
+    #expect(lines("one two three", width: .infinity) == 1)
+  }
+
+  /// A tiny positive width is a valid input (solver round-off can produce one): the height
+  /// must be finite and the call must not trap (lineCount turns word / width into an Int,
+  /// which would trap above Int.max; the nanopoint wrap tolerance bounds the ratio). In a
+  /// child process, so that a trap fails this test only.
+  @Test func aTinyPositiveWidthDoesNotTrap() async {
+    await #expect(processExitsWith: .success) {
+      alarm(60)
+      let height = Label(text: "abcdeabcde").textHeight(width: 1e-300)
+      exit(height.isFinite && height > 0 ? 0 : 1)
+    }
+  }
+
+  @Test func aNewStyleReMeasuresTheText() throws {
+    // "abcde abcde" is 73.5 in body (two 35s and a 3.5 space), 63 in caption (two 30s and
+    // a 3 space), 94.5 in title (two 45s and a 4.5 space). At 70: two, one, two lines.
+    let label = Label(text: "abcde abcde", name: "label")
+    #expect(isClose(label.textHeight(width: 70), 34))
+    try label.setStyle(.caption)
+    #expect(isClose(label.textHeight(width: 70), 14))
+    #expect(isClose(label.naturalWidth, 63))
+    try label.setStyle(.title)
+    #expect(isClose(label.textHeight(width: 70), 44))
+    #expect(isClose(label.naturalWidth, 94.5))
+    // A style without an advance cannot measure anything: refused, the old one kept.
+    let error = layoutError { try label.setStyle(TextStyle(glyphAdvance: 0, lineHeight: 10)) }
+    #expect(error == .invalidSize(view: label.description, what: "text style", value: 0))
+    #expect(label.style == .title)
+  }
+
+  /// Before Auto Layout gives a label a width, its intrinsic height is that of one line
+  /// (the text unwrapped); it has no intrinsic width (the container gives it one).
+  @Test func intrinsicSizeBeforeLayoutIsOneLine() {
+    let label = Label(text: Array(repeating: "abcde", count: 30).joined(separator: " "))
+    #expect(isClose(label.intrinsicContentSize.height, 17))
+    #expect(label.intrinsicContentSize.width == View.noIntrinsicMetric)
+    #expect(isClose(Label(text: "").intrinsicContentSize.height, 0))
+  }
+}
