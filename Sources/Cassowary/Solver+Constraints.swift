@@ -124,10 +124,8 @@ extension Solver {
       }
       tableau.updateValues()
     } else {
-      // Phase one may pivot anywhere before it fails, so keep a copy to restore.
-      let saved = tableau
+      // Phase one undoes its own pivots when it fails.
       guard tableau.addWithArtificialVariable(row) else {
-        tableau = saved
         release(marker, other)
         throw .unsatisfiableConstraint(constraint)
       }

@@ -131,15 +131,24 @@ extension Tableau {
   /// Adds `row` (a canonical expression that must equal zero, with no eligible subject)
   /// through an artificial variable, minimised to zero by phase-one pivots. Returns `false`
   /// when it cannot reach zero: the constraint conflicts with the required ones. On `false`
-  /// the tableau is left half-way; the caller restores its copy.
+  /// the tableau is exactly as before: the phase-one pivots are undone newest first (which
+  /// restores the old basis) and the artificial row dropped. Undoing costs the pivots
+  /// made; keeping a copy to restore instead costs a copy of the whole tableau on every
+  /// such insertion, which made building large layouts quadratic.
   mutating func addWithArtificialVariable(_ row: Row) -> Bool {
     let art = newSymbol(.slack)
     addRow(row, basic: art)
     updateValues()
+    pivotLog = []
+    defer { pivotLog = nil }
     artificial = row
     optimize(artificialPhase: true)
     let success = nearZero(artificial!.constant)
     artificial = nil
+    guard success else {
+      undoPhaseOne(art)
+      return false
+    }
 
     if isBasic(art) {
       let slot = Int(basicSlot[art.index])
@@ -148,14 +157,14 @@ extension Tableau {
         _ = removeRow(of: art)
         updateValues()
         releaseSymbol(art)
-        return success
+        return true
       }
       guard let entering = artRow.symbols.first(where: { $0.isPivotable }) else {
+        undoPhaseOne(art)
         return false
       }
       pivot(entering: entering, leaving: art, expanded: artRow)
     }
-    guard success else { return false }
 
     // The artificial variable is zero now; drop its column everywhere.
     for slot in slots(holding: art) {
@@ -165,6 +174,25 @@ extension Tableau {
     objective.remove(art)
     releaseSymbol(art)
     return true
+  }
+
+  /// Reverses the logged phase-one pivots, then removes the artificial row: the basis, and
+  /// so the solution, are the ones before the insertion.
+  private mutating func undoPhaseOne(_ art: Symbol) {
+    let log = pivotLog ?? []
+    pivotLog = nil
+    for step in log.reversed() {
+      pivot(entering: step.leaving, leaving: step.entering)
+    }
+    precondition(isBasic(art), "Cassowary: undoing phase one left the artificial symbol parametric")
+    if lazy, let definition = row(of: art) {
+      // Rows may name the basic artificial symbol; they take its definition before it goes.
+      substitute(art, with: definition)
+    }
+    _ = removeRow(of: art)
+    updateValues()
+    releaseSymbol(art)
+    infeasible.removeAll()
   }
 
   // MARK: - Constant changes

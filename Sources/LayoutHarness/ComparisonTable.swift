@@ -1,0 +1,60 @@
+extension Comparison {
+  /// The comparison for a terminal or a PR comment: budget crossings first, then every
+  /// changed metric (regressions first), then a count of unchanged ones and the noise.
+  public func render(markdown: Bool) -> String {
+    var lines: [String] = []
+    let verdict =
+      exitCode == 2
+      ? "REGRESSION (\(regressions.count) metric\(regressions.count == 1 ? "" : "s"))"
+      : exitCode == 4 ? "improvements only (\(improvements.count))" : "no significant change"
+    lines.append(markdown ? "**Verdict: \(verdict)**" : "verdict: \(verdict)")
+    if !budgetCrossings.isEmpty {
+      lines.append("")
+      lines.append(markdown ? "**Budget crossings**" : "budget crossings:")
+      for crossing in budgetCrossings { lines.append((markdown ? "- " : "  ") + crossing) }
+    }
+    let order: [Verdict: Int] = [.regression: 0, .improvement: 1, .withinNoise: 2, .skipped: 3, .unchanged: 4]
+    let shown = rows.filter { $0.verdict != .unchanged }.sorted {
+      (order[$0.verdict]!, $0.scenario, $0.metric) < (order[$1.verdict]!, $1.scenario, $1.metric)
+    }
+    lines.append("")
+    let header = ["scenario", "metric", "old", "new", "change", "how sure", "verdict"]
+    let cells = shown.map { row -> [String] in
+      let isTime = row.metric == "p50" || row.metric == "p99"
+      let value = { (v: Double) in isTime ? ms(v) + " ms" : fixed(v, 2) }
+      let change = row.change.isFinite ? (row.change >= 0 ? "+" : "") + fixed(row.change * 100, 1) + "%" : "new"
+      return [row.scenario, row.metric, value(row.old), value(row.new), change, row.confidence, row.verdict.rawValue]
+    }
+    if cells.isEmpty {
+      lines.append("No metric changed beyond its threshold and the noise.")
+    } else if markdown {
+      lines.append("| " + header.joined(separator: " | ") + " |")
+      lines.append("|---|---|--:|--:|--:|---|---|")
+      for row in cells { lines.append("| " + row.joined(separator: " | ") + " |") }
+    } else {
+      var widths = header.map(\.count)
+      for row in cells { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+      let line = { (row: [String]) in
+        row.enumerated().map { i, cell in
+          let pad = String(repeating: " ", count: widths[i] - cell.count)
+          return (2...4).contains(i) ? pad + cell : cell + pad
+        }.joined(separator: "  ")
+      }
+      lines.append(line(header))
+      for row in cells { lines.append(line(row)) }
+    }
+    let unchanged = rows.count - shown.count
+    lines.append("")
+    lines.append("\(unchanged) of \(rows.count) metrics unchanged.")
+    if !noise.isEmpty {
+      let values = noise.values.sorted()
+      lines.append(
+        "Noise measured (relative bootstrap half-width of the median, run-to-run spread): "
+          + "median \(fixed(percentile(values, 0.5) * 100, 1))%, max \(fixed(values.last! * 100, 1))%.")
+    }
+    if !unmatched.isEmpty {
+      lines.append("On one side only: " + unmatched.sorted().joined(separator: ", "))
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

@@ -1,0 +1,269 @@
+import ArgumentParser
+import LayoutHarness
+internal import Foundation
+
+/// `layout-bench baseline save|list|delete`: named reports kept for later comparisons.
+struct BaselineCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "baseline",
+    abstract: "Save, list and delete named baselines (full JSON reports with per-tick samples).",
+    subcommands: [Save.self, List.self, Delete.self]
+  )
+
+  struct Location: ParsableArguments {
+    @Option(help: "Directory of the baselines.")
+    var dir: String = BaselineStore.defaultDirectory
+
+    var store: BaselineStore { BaselineStore(directory: dir) }
+  }
+
+  struct Save: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Run the scenarios (default matrix, fixed tick count) and save the report as NAME.",
+      discussion: """
+        Ticks are not time-limited here (default 60 per scenario), so counters are averages \
+        over the same ticks on every machine and compare exactly. The file is written only \
+        after a successful run, atomically: a failed or interrupted run never replaces a good \
+        baseline. With --from, an existing report file is validated and stored instead.
+        """
+    )
+
+    @Argument(help: "Baseline name (letters, digits, . _ -).")
+    var name: String
+
+    @OptionGroup var scenario: ScenarioOptions
+    @OptionGroup var location: Location
+
+    @Option(help: "Store this report file instead of running.")
+    var from: String?
+
+    @Flag(help: "The smallest size of each default shape.")
+    var quick = false
+
+    @Flag(help: "No progress on standard error.")
+    var quiet = false
+
+    func validate() throws {
+      guard BaselineStore.isValidName(name) else {
+        throw ValidationError("Please specify a baseline name of letters, digits, '.', '_' or '-' (got '\(name)').")
+      }
+    }
+
+    func run() throws {
+      let report: RunReport
+      if let from {
+        do { report = try ReportFile.load(from) } catch { throw CommandFailure(error.description) }
+      } else {
+        var run = try Run.parse([])
+        run.scenario = scenario
+        run.quick = quick
+        var settings = run.settings
+        settings.timeLimitNs = nil
+        settings.ticks = scenario.ticks ?? 60
+        settings.minimumTicks = settings.ticks
+        let scenarios = run.scenarios()
+        let progress = Progress(quiet: quiet)
+        report = try onLargeStack { try measure(scenarios, settings: settings, progress: progress).0 }
+        progress.finish()
+      }
+      do { try location.store.save(report, as: name) } catch { throw CommandFailure(error.description) }
+      print("saved baseline '\(name)' (\(report.results.count) results) to \(location.store.path(of: name))")
+    }
+  }
+
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the baselines.")
+    @OptionGroup var location: Location
+
+    func run() throws {
+      let names = location.store.list()
+      if names.isEmpty {
+        print("no baselines in \(location.dir)")
+        return
+      }
+      for name in names {
+        let summary: String
+        do {
+          let report = try location.store.load(name)
+          let date = report.environment["date"] ?? "?"
+          summary = "\(report.results.count) results, \(report.hz) Hz, \(date)"
+        } catch {
+          summary = "unreadable: \(error.reason)"
+        }
+        print("\(name)\t\(summary)")
+      }
+    }
+  }
+
+  struct Delete: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Delete a baseline.")
+    @Argument(help: "Baseline name.")
+    var name: String
+    @OptionGroup var location: Location
+
+    func run() throws {
+      do { try location.store.delete(name) } catch { throw CommandFailure(error.description) }
+      print("deleted baseline '\(name)'")
+    }
+  }
+}
+
+/// `layout-bench compare BASE [NEW]`.
+struct Compare: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Compare two reports (files or baseline names); without NEW, run BASE's scenarios now.",
+    discussion: """
+      Results are matched by strategy, scenario and seed. Time metrics (p50, p99) count as \
+      changed when a significance test on the per-tick samples agrees (Mann-Whitney for p50, a \
+      bootstrap interval for p99), the change passes the threshold, and it exceeds the noise \
+      measured on the samples (and between repeated runs). Counters compare exactly. Exit \
+      status: 0 no significant change, 2 regression, 4 improvements only, 1 bad input.
+      """
+  )
+
+  @Argument(help: "The baseline: a report file or a baseline name.")
+  var base: String
+
+  @Argument(help: "The new report (file or baseline name); omitted: run BASE's scenarios now.")
+  var new: String?
+
+  @Option(help: "Relative threshold for time metrics, e.g. 0.1 for 10%.")
+  var threshold: Double = 0.10
+
+  @Option(help: "Threshold for one metric, as metric=value (p50=0.05); repeatable.")
+  var metricThreshold: [String] = []
+
+  @Option(help: "Live comparison: runs of the new side, pooled (their spread is the noise).")
+  var repeats: Int = 2
+
+  @OptionGroup var location: BaselineCommand.Location
+
+  @Option(help: "Write the comparison as Markdown to this file, - for standard output.")
+  var markdown: String?
+
+  @Option(help: "Write the comparison as JSON to this file, - for standard output.")
+  var json: String?
+
+  @Flag(help: "No progress on standard error.")
+  var quiet = false
+
+  func validate() throws {
+    guard threshold.isFinite, threshold >= 0 else {
+      throw ValidationError("Please specify a --threshold of 0 or more (got \(threshold)).")
+    }
+    guard repeats >= 1 else { throw ValidationError("Please specify --repeats of at least 1.") }
+    _ = try thresholds()
+    for path in [markdown, json].compactMap({ $0 }) where path != "-" {
+      if let problem = OutputFile.problem(writing: path) { throw ValidationError(problem) }
+    }
+  }
+
+  func thresholds() throws -> [String: Double] {
+    var result = ["p50": threshold, "p99": threshold]
+    for item in metricThreshold {
+      let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, ["p50", "p99"].contains(parts[0]), let value = Double(parts[1]),
+        value.isFinite, value >= 0
+      else {
+        throw ValidationError("Please specify --metric-threshold as p50=VALUE or p99=VALUE (got '\(item)').")
+      }
+      result[parts[0]] = value
+    }
+    return result
+  }
+
+  /// A report from a file path or a baseline name.
+  func load(_ reference: String) throws -> RunReport {
+    do {
+      if FileManager.default.fileExists(atPath: reference) { return try ReportFile.load(reference) }
+      return try location.store.load(reference)
+    } catch {
+      throw CommandFailure(error.description)
+    }
+  }
+
+  func run() throws {
+    let baseReport = try load(base)
+    var repeatNoise: [String: Double] = [:]
+    let newReport: RunReport
+    if let new {
+      newReport = try load(new)
+    } else {
+      let progress = Progress(quiet: quiet)
+      (newReport, repeatNoise) = try onLargeStack { try rerun(baseReport, progress: progress) }
+      progress.finish()
+    }
+    let comparison = Comparison.compare(
+      base: baseReport, new: newReport, settings: .init(thresholds: try thresholds()),
+      repeatNoise: repeatNoise)
+    if markdown != "-" && json != "-" { print(comparison.render(markdown: false), terminator: "") }
+    if let markdown { try OutputFile.write(comparison.render(markdown: true), to: markdown) }
+    if let json {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+      try OutputFile.write(String(decoding: try encoder.encode(comparison), as: UTF8.self) + "\n", to: json)
+    }
+    throw ExitCode(comparison.exitCode)
+  }
+
+  /// Runs the base report's scenarios again, `repeats` times in turn (scenario by scenario,
+  /// so drift in the machine's load spreads over all of them), pooling the samples; the
+  /// spread of the repeats' medians is recorded as noise.
+  func rerun(_ base: RunReport, progress: Progress) throws -> (RunReport, [String: Double]) {
+    var groups: [Scenario: (strategies: [StrategyKind], ticks: Int, warmup: Int)] = [:]
+    var order: [Scenario] = []
+    for result in base.results {
+      guard let shape = Shape(rawValue: result.shape), let mutation = MutationKind(rawValue: result.mutation),
+        let strategy = StrategyKind(rawValue: result.strategy)
+      else {
+        throw CommandFailure("\(base): result \(result.key) names an unknown shape, mutation or strategy")
+      }
+      let scenario = Scenario(shape: shape, size: result.size, mutation: mutation, perTick: result.perTick, seed: result.seed)
+      if groups[scenario] == nil { order.append(scenario) }
+      groups[scenario, default: ([], result.ticks, result.warmupTicks)].strategies.append(strategy)
+    }
+    var pooled: [String: RunResult] = [:]
+    var medians: [String: [Double]] = [:]
+    var keys: [String] = []
+    for round in 0..<repeats {
+      for scenario in order {
+        let group = groups[scenario]!
+        let settings = RunSettings(
+          strategies: group.strategies, ticks: group.ticks, warmupTicks: group.warmup, hz: base.hz,
+          timeLimitNs: nil, minimumTicks: group.ticks, verifyFrames: true)
+        var runner = ScenarioRunner(settings: settings, probe: JemallocProbe())
+        runner.progress = { progress.update("round \(round + 1)/\(repeats): \($0)") }
+        let results: [RunResult]
+        do { results = try runner.run(scenario).results } catch { throw CommandFailure(error.description) }
+        for result in results {
+          medians[result.key, default: []].append(result.tickNs.p50)
+          if var existing = pooled[result.key] {
+            existing.samplesNs += result.samplesNs
+            pooled[result.key] = existing
+          } else {
+            pooled[result.key] = result
+            keys.append(result.key)
+          }
+        }
+      }
+    }
+    var results: [RunResult] = []
+    var noise: [String: Double] = [:]
+    for key in keys {
+      var result = pooled[key]!
+      // Pooled statistics; counters and allocations are the first round's (identical).
+      result.tickNs = TickStatistics(samples: result.samplesNs)
+      let budget = FrameBudget(hz: base.hz)
+      let assessment = budget.assess(result.samplesNs)
+      result.overBudget = assessment.overBudget
+      result.hitchMsPerS = assessment.hitchMsPerS
+      results.append(result)
+      let m = medians[key]!
+      if let low = m.min(), let high = m.max(), low > 0 { noise[key] = (high - low) / low }
+    }
+    let report = RunReport(
+      hz: base.hz, measurementOverheadNs: ScenarioRunner.measureOverhead(),
+      environment: environmentInfo(), results: results)
+    return (report, noise)
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import layout_bench
+
+/// `layout-bench baseline` and `compare`, through the binary: exit codes are the contract.
+@Suite("layout-bench compare")
+struct CompareCommandTests {
+  let runner = RunCommandTests()
+
+  func withDirectory(_ body: (String) throws -> Void) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("compare-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try body(directory)
+  }
+
+  /// A real run's report, then the same report with every time value scaled.
+  func scaled(_ json: String, by factor: Double) throws -> String {
+    var object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+    var results = object["results"] as! [[String: Any]]
+    for i in results.indices {
+      results[i]["samplesNs"] = (results[i]["samplesNs"] as! [Double]).map { $0 * factor }
+      results[i]["tickNs"] = (results[i]["tickNs"] as! [String: Double]).mapValues { $0 * factor }
+    }
+    object["results"] = results
+    return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+  }
+
+  @Test func exitCodesFollowTheVerdict() throws {
+    try withDirectory { dir in
+      let base = dir + "/base.json"
+      let run = try runner.runBinary([
+        "run", "--shape", "wide", "--size", "50", "--mutation", "resize", "--ticks", "60", "--json", base, "--quiet",
+      ])
+      #expect(run.status == 0, "\(run.stderr)")
+      let text = try String(contentsOfFile: base, encoding: .utf8)
+      try scaled(text, by: 0.5).write(toFile: dir + "/half.json", atomically: true, encoding: .utf8)
+      try scaled(text, by: 2).write(toFile: dir + "/double.json", atomically: true, encoding: .utf8)
+
+      let same = try runner.runBinary(["compare", base, base])
+      #expect(same.status == 0 && same.stdout.contains("no significant change"), "\(same.stdout)")
+      let slower = try runner.runBinary(["compare", dir + "/half.json", base])
+      #expect(slower.status == 2 && slower.stdout.contains("REGRESSION"), "\(slower.stdout)")
+      let faster = try runner.runBinary(["compare", dir + "/double.json", base, "--markdown", dir + "/c.md"])
+      #expect(faster.status == 4, "\(faster.stdout)")
+      #expect(try String(contentsOfFile: dir + "/c.md", encoding: .utf8).contains("improvements only"))
+    }
+  }
+
+  @Test func badInputExitsOneAndTouchesNothing() throws {
+    try withDirectory { dir in
+      let corrupt = dir + "/corrupt.json"
+      try "{\"schemaVersion\": 1, \"results\": [".write(toFile: corrupt, atomically: true, encoding: .utf8)
+      let outcome = try runner.runBinary(["compare", corrupt, corrupt])
+      #expect(outcome.status == 1)
+      #expect(outcome.stderr.contains(corrupt) && outcome.stderr.contains("not valid JSON"), "\(outcome.stderr)")
+      #expect(try String(contentsOfFile: corrupt, encoding: .utf8) == "{\"schemaVersion\": 1, \"results\": [")
+      let missing = try runner.runBinary(["compare", "no-such-baseline", "--dir", dir])
+      #expect(missing.status == 1 && missing.stderr.contains("no baseline named 'no-such-baseline'"))
+    }
+  }
+
+  @Test func baselinesAreSavedListedDeletedAndNeverReplacedByAFailedRun() throws {
+    try withDirectory { dir in
+      let save = try runner.runBinary([
+        "baseline", "save", "main", "--dir", dir, "--shape", "feed", "--size", "5", "--mutation", "text",
+        "--ticks", "5", "--warmup", "1", "--quiet",
+      ])
+      #expect(save.status == 0, "\(save.stderr)")
+      let stored = try String(contentsOfFile: dir + "/main.json", encoding: .utf8)
+      let list = try runner.runBinary(["baseline", "list", "--dir", dir])
+      #expect(list.stdout.hasPrefix("main\t3 results"))
+      // A run that fails (bad flags) leaves the good baseline as it was.
+      let failed = try runner.runBinary(["baseline", "save", "main", "--dir", dir, "--size", "0"])
+      #expect(failed.status != 0)
+      // So does storing a corrupt report over it.
+      try "not json".write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
+      let corrupt = try runner.runBinary(["baseline", "save", "main", "--dir", dir, "--from", dir + "/bad.json"])
+      #expect(corrupt.status == 1)
+      #expect(try String(contentsOfFile: dir + "/main.json", encoding: .utf8) == stored)
+      let delete = try runner.runBinary(["baseline", "delete", "main", "--dir", dir])
+      #expect(delete.status == 0 && !FileManager.default.fileExists(atPath: dir + "/main.json"))
+      #expect(try runner.runBinary(["baseline", "delete", "main", "--dir", dir]).status == 1)
+    }
+  }
+}

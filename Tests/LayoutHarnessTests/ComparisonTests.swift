@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+
+@testable import LayoutHarness
+
+/// Statistics with known answers, and comparisons of synthetic runs whose truth we set.
+@Suite struct SampleStatisticsTests {
+  @Test func mannWhitneyMatchesTheNormalApproximationByHand() {
+    // U = 0 for fully separated samples of 5 and 5: mean 12.5, variance 25/12 * 11, so
+    // z = (12.5 - 0.5) / 4.787 = 2.507 and p = erfc(z / sqrt 2) = 0.0122 (SciPy's asymptotic
+    // two-sided p with continuity correction).
+    let p = SampleStatistics.mannWhitneyP([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])
+    #expect(abs(p - 0.01219) < 1e-4)
+    // Symmetric in its arguments; identical samples give no evidence at all.
+    #expect(abs(SampleStatistics.mannWhitneyP([6, 7, 8, 9, 10], [1, 2, 3, 4, 5]) - p) < 1e-12)
+    #expect(SampleStatistics.mannWhitneyP([1, 2, 3], [1, 2, 3]) == 1)
+    #expect(SampleStatistics.mannWhitneyP([4, 4, 4], [4, 4, 4]) == 1)
+    #expect(SampleStatistics.mannWhitneyP([], [1]) == 1)
+  }
+
+  @Test func mannWhitneySeesAShiftInLargeSamplesAndNotInEqualOnes() {
+    var rng = SplitMix64(seed: 3)
+    let a = (0..<200).map { _ in 100 + rng.unit() * 10 }
+    let sameDistribution = (0..<200).map { _ in 100 + rng.unit() * 10 }
+    let shifted = a.map { $0 + 2 }
+    #expect(SampleStatistics.mannWhitneyP(a, shifted) < 1e-6)
+    #expect(SampleStatistics.mannWhitneyP(a, sameDistribution) > 0.01)
+  }
+
+  @Test func bootstrapIntervalOfAConstantShiftIsThatShift() {
+    let a = Array(repeating: 10.0, count: 50)
+    let b = Array(repeating: 15.0, count: 50)
+    let ci = SampleStatistics.bootstrapDifference(a, b, quantile: 0.5)
+    #expect(ci.low == 5 && ci.high == 5)
+    // Deterministic: same inputs, same interval.
+    var rng = SplitMix64(seed: 8)
+    let x = (0..<80).map { _ in rng.unit() }
+    let y = (0..<80).map { _ in rng.unit() + 0.5 }
+    let first = SampleStatistics.bootstrapDifference(x, y, quantile: 0.99)
+    let second = SampleStatistics.bootstrapDifference(x, y, quantile: 0.99)
+    #expect(first.low == second.low && first.high == second.high)
+    #expect(first.low < first.high)
+  }
+}
+
+/// A run result with given samples and counters.
+func syntheticResult(
+  strategy: String = "coalesced", samples: [Double], counters: [String: Double] = ["layoutSubviews": 12],
+  allocations: Double = 40, ticks: Int? = nil
+) -> RunResult {
+  let stats = TickStatistics(samples: samples)
+  let assessment = FrameBudget(hz: 60).assess(samples)
+  return RunResult(
+    strategy: strategy, shape: "feed", size: 100, mutation: "text", perTick: 1, seed: 1, views: 1100,
+    ticks: ticks ?? samples.count, warmupTicks: 10, tickNs: stats, overBudget: assessment.overBudget,
+    missedFrames: assessment.missedFrames, overrunNs: .init(p50: 0, p99: 0),
+    hitchMsPerS: assessment.hitchMsPerS, budgets: [], phasesNs: [:], counters: counters,
+    allocations: .init(countPerTick: allocations, bytesPerTick: 1000), samplesNs: samples)
+}
+
+func syntheticReport(_ results: [RunResult]) -> RunReport {
+  RunReport(hz: 60, measurementOverheadNs: 200, environment: [:], results: results)
+}
+
+/// Tick costs around `center` ns with a realistic right skew.
+func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
+  var rng = SplitMix64(seed: seed)
+  return (0..<count).map { _ in center * (0.9 + 0.2 * rng.unit() + (rng.chance(0.05) ? 0.5 : 0)) }
+}
+
+@Suite struct ComparisonTests {
+  let strategies = ["coalesced", "eager", "bottom-up"]
+
+  func report(scale: Double = 1, seed: UInt64, counters: [String: Double] = ["layoutSubviews": 12]) -> RunReport {
+    syntheticReport(
+      strategies.enumerated().map { i, name in
+        syntheticResult(strategy: name, samples: ticks(1_000_000 * Double(i + 1) * scale, seed: seed &+ UInt64(i)), counters: counters)
+      })
+  }
+
+  @Test func sameDistributionTwiceIsNoChangeAndReportsTheNoise() {
+    // Ten tries with fresh draws of the same distribution: never a false alarm.
+    for attempt in 0..<10 {
+      let comparison = Comparison.compare(base: report(seed: 100), new: report(seed: 200 + UInt64(attempt)))
+      #expect(comparison.exitCode == 0, "\(comparison.render(markdown: false))")
+      #expect(comparison.rows.allSatisfy { $0.verdict == .unchanged })
+      #expect(comparison.noise.count == 3 && comparison.noise.values.allSatisfy { $0 > 0 && $0 < 0.2 })
+      #expect(comparison.render(markdown: false).contains("Noise measured"))
+    }
+  }
+
+  @Test func halvedBaselineTimesAreRegressionsOnEveryTimeMetric() {
+    let base = report(scale: 0.5, seed: 1)
+    let new = report(seed: 2)
+    let comparison = Comparison.compare(base: base, new: new)
+    #expect(comparison.exitCode == 2)
+    let time = comparison.rows.filter { $0.metric == "p50" || $0.metric == "p99" }
+    #expect(time.count == 6 && time.allSatisfy { $0.verdict == .regression })
+    #expect(comparison.rows.filter { $0.verdict == .regression }.count == 6)
+  }
+
+  @Test func doubledBaselineTimesAreImprovementsOnly() {
+    let comparison = Comparison.compare(base: report(scale: 2, seed: 1), new: report(seed: 2))
+    #expect(comparison.exitCode == 4)
+    #expect(comparison.improvements.count == 6 && comparison.regressions.isEmpty)
+  }
+
+  @Test func aLoweredCounterIsExactlyOneRegressionWhateverTheTiming() {
+    var base = report(seed: 1)
+    base.results[1].counters["layoutSubviews"] = 11
+    // The new side's timing is noisy and a little different: counters do not care.
+    let comparison = Comparison.compare(base: base, new: report(scale: 1.03, seed: 9))
+    #expect(comparison.exitCode == 2)
+    #expect(comparison.regressions.count == 1)
+    let row = comparison.regressions[0]
+    #expect(row.metric == "layoutSubviews" && row.scenario.hasPrefix("eager/") && row.confidence == "exact")
+  }
+
+  @Test func countersOverDifferentTickCountsAreNotCompared() {
+    let base = syntheticReport([syntheticResult(samples: ticks(1e6, count: 100, seed: 1), counters: ["solves": 1])])
+    let new = syntheticReport([syntheticResult(samples: ticks(1e6, count: 60, seed: 2), counters: ["solves": 2])])
+    let comparison = Comparison.compare(base: base, new: new)
+    #expect(comparison.rows.first { $0.metric == "solves" }?.verdict == .skipped)
+    #expect(comparison.exitCode == 0)
+  }
+
+  @Test func smallChangesStayUnderTheThreshold() {
+    let comparison = Comparison.compare(base: report(seed: 1), new: report(scale: 1.05, seed: 1))
+    // Same draws scaled by 5%: significant, but under the 10% default threshold...
+    #expect(comparison.exitCode == 0)
+    // ...and over a 2% one.
+    let strict = Comparison.compare(
+      base: report(seed: 1), new: report(scale: 1.05, seed: 1),
+      settings: .init(thresholds: ["p50": 0.02, "p99": 0.02]))
+    #expect(strict.rows.contains { $0.metric == "p50" && $0.verdict != .unchanged })
+  }
+
+  @Test func budgetCrossingsAreNamedFirst() {
+    // Spikes of the base reach 12 ms, under the 16.67 ms budget; the new run's median is over.
+    let base = syntheticReport([syntheticResult(samples: ticks(8e6, seed: 1))])
+    let new = syntheticReport([syntheticResult(samples: ticks(24e6, seed: 2))])
+    let comparison = Comparison.compare(base: base, new: new)
+    #expect(comparison.budgetCrossings.count == 2)  // p99 over the budget, hitch ratio worse
+    let text = comparison.render(markdown: true)
+    let crossing = text.range(of: "Budget crossings")!.lowerBound
+    let table = text.range(of: "| scenario |")!.lowerBound
+    #expect(crossing < table)
+  }
+
+  @Test func resultsOnOneSideOnlyAreListed() {
+    let base = report(seed: 1)
+    var new = report(seed: 2)
+    new.results.removeLast()
+    let comparison = Comparison.compare(base: base, new: new)
+    #expect(comparison.unmatched == ["bottom-up/feed100/textx1@1"])
+  }
+}
+
+@Suite struct ReportFileTests {
+  func withDirectory(_ body: (String) throws -> Void) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try body(directory)
+  }
+
+  @Test func roundTripThroughABaselineStore() throws {
+    try withDirectory { directory in
+      let store = BaselineStore(directory: directory + "/baselines")
+      let report = syntheticReport([syntheticResult(samples: ticks(1e6, seed: 1))])
+      try store.save(report, as: "main")
+      try store.save(report, as: "a-1.x")
+      #expect(store.list() == ["a-1.x", "main"])
+      let loaded = try store.load("main")
+      #expect(loaded == report)
+      try store.delete("a-1.x")
+      #expect(store.list() == ["main"])
+      #expect(throws: ReportFileError.self) { try store.delete("a-1.x") }
+      #expect(throws: ReportFileError.self) { try store.save(report, as: "../escape") }
+      #expect(throws: ReportFileError.self) { try store.load("missing") }
+    }
+  }
+
+  @Test func badFilesAreClearErrorsAndAreNeverOverwritten() throws {
+    try withDirectory { directory in
+      let store = BaselineStore(directory: directory)
+      let good = try ReportFile.encode(syntheticReport([syntheticResult(samples: ticks(1e6, seed: 1))]))
+      let cases: [(String, String, String)] = [
+        ("corrupt", "{not json", "not valid JSON"),
+        ("truncated", String(good.prefix(good.count / 2)), "not valid JSON"),
+        ("wrongschema", good.replacingOccurrences(of: "\"schemaVersion\":1", with: "\"schemaVersion\":7"), "schema version 7"),
+        ("nokey", good.replacingOccurrences(of: "\"budgetNs\"", with: "\"budget\""), "missing budgetNs"),
+        ("empty", "", "empty file"),
+      ]
+      for (name, text, expected) in cases {
+        let path = store.path(of: name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+          try store.load(name)
+        } throws: { error in
+          let message = (error as? ReportFileError)?.description ?? ""
+          return message.contains(path) && message.contains(expected)
+        }
+        // Reading never changes the file.
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+      }
+    }
+  }
+}
