@@ -47,6 +47,13 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)],
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    .executableTarget(
+      name: "TickBenchmarks",
+      dependencies: ["LayoutHarness", "LayoutModel", .product(name: "Benchmark", package: "benchmark")],
+      path: "Benchmarks/TickBenchmarks",
+      swiftSettings: [.swiftLanguageMode(.v5)],
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
     .testTarget(name: "CassowaryTests", dependencies: ["Cassowary"]),
     .testTarget(
       name: "ConstraintScriptTests", dependencies: ["ConstraintScript", "Cassowary"],
