@@ -60,9 +60,12 @@ public struct Comparison: Codable, Sendable {
 
   /// Compares `new` with `base`, result by result (matched on strategy, scenario and seed).
   /// `repeatNoise` adds a measured run-to-run spread per scenario key.
+  /// `repeats` are the separate runs pooled into `new` (live comparisons): a time change
+  /// counts only if every repeat shows it beyond the threshold, in the same direction, so
+  /// one run slowed by a noisy neighbour cannot raise an alarm.
   public static func compare(
     base: RunReport, new: RunReport, settings: Settings = Settings(),
-    repeatNoise: [String: Double] = [:]
+    repeatNoise: [String: Double] = [:], repeats: [RunReport] = []
   ) -> Comparison {
     func key(_ r: RunResult) -> String { "\(r.key)@\(r.seed)" }
     let oldByKey = Dictionary(base.results.map { (key($0), $0) }, uniquingKeysWith: { a, _ in a })
@@ -81,8 +84,15 @@ public struct Comparison: Codable, Sendable {
         SampleStatistics.medianNoise(old.samplesNs), SampleStatistics.medianNoise(result.samplesNs),
         repeatNoise[scenario] ?? 0)
       noise[scenario] = measured
-      rows.append(compareMedian(old, result, scenario, measured, settings))
-      rows.append(compareP99(old, result, scenario, measured, settings))
+      var median = compareMedian(old, result, scenario, measured, settings)
+      var tail = compareP99(old, result, scenario, measured, settings)
+      let perRepeat = repeats.compactMap { report in report.results.first { key($0) == key(result) } }
+      if !perRepeat.isEmpty {
+        median.verdict = confirm(median, perRepeat.map { relative(old.tickNs.p50, $0.tickNs.p50) }, settings)
+        tail.verdict = confirm(tail, perRepeat.map { relative(old.tickNs.p99, $0.tickNs.p99) }, settings)
+      }
+      rows.append(median)
+      rows.append(tail)
       rows += compareCounters(old, result, scenario)
       if old.tickNs.p99 <= base.budgetNs && result.tickNs.p99 > new.budgetNs {
         crossings.append(
@@ -98,6 +108,17 @@ public struct Comparison: Codable, Sendable {
       }
     }
     return Comparison(rows: rows, budgetCrossings: crossings, noise: noise, unmatched: unmatched)
+  }
+
+  /// A pooled change stands only if each repeat's own change passes the threshold the same
+  /// way; otherwise the runs disagree and the change is noise.
+  private static func confirm(_ row: Row, _ changes: [Double], _ settings: Settings) -> Verdict {
+    guard row.verdict == .regression || row.verdict == .improvement else { return row.verdict }
+    let threshold = settings.threshold(row.metric)
+    let agree = changes.allSatisfy {
+      row.verdict == .regression ? $0 > threshold : $0 < -threshold
+    }
+    return agree ? row.verdict : .withinNoise
   }
 
   private static func relative(_ old: Double, _ new: Double) -> Double {

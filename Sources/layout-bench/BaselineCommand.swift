@@ -185,17 +185,18 @@ struct Compare: ParsableCommand {
   func run() throws {
     let baseReport = try load(base)
     var repeatNoise: [String: Double] = [:]
+    var repeatReports: [RunReport] = []
     let newReport: RunReport
     if let new {
       newReport = try load(new)
     } else {
       let progress = Progress(quiet: quiet)
-      (newReport, repeatNoise) = try onLargeStack { try rerun(baseReport, progress: progress) }
+      (newReport, repeatNoise, repeatReports) = try onLargeStack { try rerun(baseReport, progress: progress) }
       progress.finish()
     }
     let comparison = Comparison.compare(
       base: baseReport, new: newReport, settings: .init(thresholds: try thresholds()),
-      repeatNoise: repeatNoise)
+      repeatNoise: repeatNoise, repeats: repeatReports)
     if markdown != "-" && json != "-" { print(comparison.render(markdown: false), terminator: "") }
     if let markdown { try OutputFile.write(comparison.render(markdown: true), to: markdown) }
     if let json {
@@ -209,7 +210,9 @@ struct Compare: ParsableCommand {
   /// Runs the base report's scenarios again, `repeats` times in turn (scenario by scenario,
   /// so drift in the machine's load spreads over all of them), pooling the samples; the
   /// spread of the repeats' medians is recorded as noise.
-  func rerun(_ base: RunReport, progress: Progress) throws -> (RunReport, [String: Double]) {
+  func rerun(_ base: RunReport, progress: Progress) throws
+    -> (RunReport, [String: Double], [RunReport])
+  {
     var groups: [Scenario: (strategies: [StrategyKind], ticks: Int, warmup: Int)] = [:]
     var order: [Scenario] = []
     for result in base.results {
@@ -225,6 +228,7 @@ struct Compare: ParsableCommand {
     var pooled: [String: RunResult] = [:]
     var medians: [String: [Double]] = [:]
     var keys: [String] = []
+    var rounds: [[RunResult]] = Array(repeating: [], count: repeats)
     for round in 0..<repeats {
       for scenario in order {
         let group = groups[scenario]!
@@ -235,6 +239,7 @@ struct Compare: ParsableCommand {
         runner.progress = { progress.update("round \(round + 1)/\(repeats): \($0)") }
         let results: [RunResult]
         do { results = try runner.run(scenario).results } catch { throw CommandFailure(error.description) }
+        rounds[round] += results
         for result in results {
           medians[result.key, default: []].append(result.tickNs.p50)
           if var existing = pooled[result.key] {
@@ -261,9 +266,12 @@ struct Compare: ParsableCommand {
       let m = medians[key]!
       if let low = m.min(), let high = m.max(), low > 0 { noise[key] = (high - low) / low }
     }
+    let overhead = ScenarioRunner.measureOverhead()
     let report = RunReport(
-      hz: base.hz, measurementOverheadNs: ScenarioRunner.measureOverhead(),
-      environment: environmentInfo(), results: results)
-    return (report, noise)
+      hz: base.hz, measurementOverheadNs: overhead, environment: environmentInfo(), results: results)
+    let perRound = rounds.map {
+      RunReport(hz: base.hz, measurementOverheadNs: overhead, environment: [:], results: $0)
+    }
+    return (report, noise, perRound)
   }
 }
