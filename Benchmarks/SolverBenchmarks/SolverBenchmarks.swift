@@ -30,6 +30,9 @@ let benchmarks: @Sendable () -> Void = {
       // Malloc counts move by a handful between processes (hash seeds reorder a few
       // internal tables), never by 1%; pivots are exactly reproducible.
       .mallocCountTotal: .init(relative: [.p90: 1]),
+      // Wall clock is only compared between baselines (Scripts/bench-baseline.sh), on the
+      // median and the upper quartile, with bands wide enough for a shared 2-core machine.
+      .wallClock: .init(relative: [.p50: 25, .p75: 40]),
       pivots: .init(relative: [.p90: 0], absolute: [.p90: 0]),
     ]
   )

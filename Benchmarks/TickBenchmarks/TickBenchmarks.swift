@@ -40,6 +40,9 @@ let benchmarks: @Sendable () -> Void = {
       // A tick allocates a few dozen times; one allocation more or less between processes
       // (hash seeds reorder a table growth) is 3%, so the band is 5% or 3 allocations.
       .mallocCountTotal: .init(relative: [.p90: 5], absolute: [.p90: 3]),
+      // Wall clock is only compared between baselines (Scripts/bench-baseline.sh), on the
+      // median and the upper quartile, with bands wide enough for a shared 2-core machine.
+      .wallClock: .init(relative: [.p50: 25, .p75: 40]),
       layoutSubviews: .init(relative: [.p90: 0], absolute: [.p90: 0]),
       solves: .init(relative: [.p90: 0], absolute: [.p90: 0]),
       sizeThatFits: .init(relative: [.p90: 0], absolute: [.p90: 0]),
