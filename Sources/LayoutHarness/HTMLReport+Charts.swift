@@ -23,6 +23,20 @@ struct ChartFrame {
       + "\(SVG.n(width)) \(SVG.n(height))\" role=\"img\" aria-label=\"\(label)\">\n"
   }
 
+  /// Horizontal gridlines with labels at the y ticks, tick marks with labels at the x ticks.
+  func grid(x: ChartScale, xTicks: AxisTicks, y: ChartScale, yTicks: AxisTicks) -> String {
+    var svg = ""
+    for value in yTicks.values {
+      svg += SVG.line(plotLeft, y(value), plotRight, y(value), cls: "grid")
+      svg += SVG.text(plotLeft - 6, y(value) + 4, yTicks.label(value), anchor: "end")
+    }
+    for value in xTicks.values {
+      svg += SVG.line(x(value), plotBottom, x(value), plotBottom + 4, cls: "axis")
+      svg += SVG.text(x(value), plotBottom + 16, xTicks.label(value), anchor: "middle")
+    }
+    return svg
+  }
+
   /// The x and y axis lines along the bottom and the left of the plot.
   var axes: String {
     SVG.line(plotLeft, plotBottom, plotRight, plotBottom, cls: "axis")
@@ -182,14 +196,7 @@ enum TickChart {
     func clampedY(_ value: Double) -> Double { y(min(value, yTicks.high)) }
 
     var svg = frame.open(label: "Per-tick cost in milliseconds")
-    for value in yTicks.values {
-      svg += SVG.line(frame.plotLeft, y(value), frame.plotRight, y(value), cls: "grid")
-      svg += SVG.text(frame.plotLeft - 6, y(value) + 4, yTicks.label(value), anchor: "end")
-    }
-    for value in xTicks.values {
-      svg += SVG.line(x(value), frame.plotBottom, x(value), frame.plotBottom + 4, cls: "axis")
-      svg += SVG.text(x(value), frame.plotBottom + 16, xTicks.label(value), anchor: "middle")
-    }
+    svg += frame.grid(x: x, xTicks: xTicks, y: y, yTicks: yTicks)
     svg += frame.axes
     svg += SVG.text(frame.plotLeft - 6, frame.plotTop - 12, "ms", anchor: "end", cls: "title")
     svg += SVG.text(frame.plotRight, frame.height - 6, "tick", anchor: "end", cls: "title")
@@ -319,14 +326,7 @@ enum TickHistogram {
     let y = ChartScale(low: 0, high: yTicks.high, from: frame.plotBottom, to: frame.plotTop)
 
     var svg = frame.open(label: "Histogram of tick costs in milliseconds")
-    for value in yTicks.values {
-      svg += SVG.line(frame.plotLeft, y(value), frame.plotRight, y(value), cls: "grid")
-      svg += SVG.text(frame.plotLeft - 6, y(value) + 4, yTicks.label(value), anchor: "end")
-    }
-    for value in xTicks.values {
-      svg += SVG.line(x(value), frame.plotBottom, x(value), frame.plotBottom + 4, cls: "axis")
-      svg += SVG.text(x(value), frame.plotBottom + 16, xTicks.label(value), anchor: "middle")
-    }
+    svg += frame.grid(x: x, xTicks: xTicks, y: y, yTicks: yTicks)
     for (bin, count) in counts.enumerated() where count > 0 {
       let start = xTicks.low + Double(bin) * width
       let left = x(start) + 0.5

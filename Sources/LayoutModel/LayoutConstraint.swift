@@ -89,28 +89,17 @@ public final class LayoutConstraint: CustomStringConvertible {
   /// - Throws: ``LayoutError/invalidConstraint(constraint:reason:)`` for a non-finite
   ///   multiplier or constant, anchors of different axes, or a lone position anchor;
   ///   ``LayoutError/invalidPriority(constraint:value:)``.
-  public init(
+  public convenience init(
     _ firstView: View, _ firstAttribute: LayoutAttribute, _ relation: LayoutRelation,
     _ secondView: View?, _ secondAttribute: LayoutAttribute?, multiplier: Double = 1,
     constant: Double = 0, priority: LayoutPriority = .required
   ) throws(LayoutError) {
-    self.firstView = firstView
-    self.firstAttribute = firstAttribute
-    self.relation = relation
-    self.secondView = secondView
-    self.secondAttribute = secondView == nil ? nil : (secondAttribute ?? firstAttribute)
-    self.multiplier = multiplier
-    self.constant = constant
+    self.init(
+      unchecked: firstView, firstAttribute, relation, secondView,
+      secondView == nil ? nil : (secondAttribute ?? firstAttribute), multiplier: multiplier,
+      constant: constant)
     self.priority = priority
-    guard multiplier.isFinite else {
-      throw .invalidConstraint(constraint: description, reason: "multiplier \(multiplier)")
-    }
-    guard constant.isFinite else {
-      throw .invalidConstraint(constraint: description, reason: "constant \(constant)")
-    }
-    guard priority.isValid else {
-      throw .invalidPriority(constraint: description, value: priority.value)
-    }
+    try validate()
     if let other = self.secondAttribute, other.axis != firstAttribute.axis {
       throw .invalidConstraint(
         constraint: description,
@@ -122,7 +111,7 @@ public final class LayoutConstraint: CustomStringConvertible {
     }
   }
 
-  /// Constraint for the intermediate non-throwing anchor API (validated on activation).
+  /// Unvalidated: the anchor API's constraints are validated on activation.
   init(
     unchecked firstView: View, _ firstAttribute: LayoutAttribute, _ relation: LayoutRelation,
     _ secondView: View?, _ secondAttribute: LayoutAttribute?, multiplier: Double,

@@ -103,13 +103,8 @@ final class LayoutEngine {
   func add(_ constraint: Constraint, describing owner: @autoclosure () -> String)
     throws(LayoutError)
   {
-    do throws(SolverError) {
-      try solver.addConstraint(constraint)
-    } catch {
-      throw .unsatisfiableConstraint(owner())
-    }
+    try solverCall(owner()) { () throws(SolverError) in try solver.addConstraint(constraint) }
     added += 1
-    needsSolve = true
   }
 
   func remove(_ constraint: Constraint) {
@@ -122,24 +117,27 @@ final class LayoutEngine {
   func setConstant(
     _ constant: Double, of constraint: Constraint, describing owner: @autoclosure () -> String
   ) throws(LayoutError) {
-    do throws(SolverError) {
+    try solverCall(owner()) { () throws(SolverError) in
       try solver.setConstant(constant, of: constraint)
-    } catch {
-      throw .unsatisfiableConstraint(owner())
     }
     changed += 1
-    needsSolve = true
   }
 
   func setStrength(
     _ strength: Strength, of constraint: Constraint, describing owner: @autoclosure () -> String
   ) throws(LayoutError) {
-    do throws(SolverError) {
+    try solverCall(owner()) { () throws(SolverError) in
       try solver.setStrength(strength, of: constraint)
-    } catch {
-      throw .unsatisfiableConstraint(owner())
     }
     changed += 1
+  }
+
+  /// Runs a solver mutation: a refusal (the solver is then unchanged) becomes an
+  /// unsatisfiable-constraint error naming `owner`; success leaves a solve pending.
+  private func solverCall(
+    _ owner: @autoclosure () -> String, _ body: () throws(SolverError) -> Void
+  ) throws(LayoutError) {
+    do throws(SolverError) { try body() } catch { throw .unsatisfiableConstraint(owner()) }
     needsSolve = true
   }
 

@@ -21,6 +21,8 @@ public final class Window: View {
   var layoutQueue = DepthQueue()
   var constraintQueue: [View] = []
   var displayQueue: [View] = []
+  /// An empty buffer the passes swap with their queue.
+  private var spareQueue: [View] = []
 
   /// How many times one view may be laid out, or have its constraints updated, within one
   /// update cycle before the cycle is reported as a layout cycle. Legitimate layouts need
@@ -184,8 +186,14 @@ public final class Window: View {
   /// may depend on its children's), until none is flagged.
   func constraintsPass() throws(LayoutError) {
     while !constraintQueue.isEmpty {
-      var batch = constraintQueue
-      constraintQueue.removeAll(keepingCapacity: true)
+      // Swapping with a kept spare reuses both buffers: copying the queue and emptying it
+      // would allocate a new buffer on every pass.
+      var batch = spareQueue
+      swap(&batch, &constraintQueue)
+      defer {
+        batch.removeAll(keepingCapacity: true)
+        spareQueue = batch
+      }
       if batch.count > 1 { batch.sort { $0.depth > $1.depth } }
       for view in batch where view.needsUpdateConstraints && view.owner === self {
         view.needsUpdateConstraints = false
@@ -227,8 +235,12 @@ public final class Window: View {
 
   /// Calls `draw` on every view flagged for display.
   func displayPass() {
-    let batch = displayQueue
-    displayQueue.removeAll(keepingCapacity: true)
+    var batch = spareQueue
+    swap(&batch, &displayQueue)
+    defer {
+      batch.removeAll(keepingCapacity: true)
+      spareQueue = batch
+    }
     for view in batch where view.needsDisplay && view.owner === self {
       view.needsDisplay = false
       stored.draw += 1

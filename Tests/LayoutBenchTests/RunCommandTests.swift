@@ -62,20 +62,10 @@ struct RunCommandTests {
 
   // MARK: - Through the binary
 
+  /// Runs the built binary (through the solve tests' runner, with empty standard input).
   func runBinary(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let binary = try #require(SolveCommandTests.binary, "no layout-bench next to the test runner")
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    let outcome = try SolveCommandTests().solve(arguments)
+    return (outcome.status, outcome.stdout, outcome.stderr)
   }
 
   @Test func aSmallRunWritesTheJSONContractAtomically() throws {
