@@ -1,10 +1,44 @@
-// The only file that touches unsafe buffers: the merge at the heart of every substitution.
+// The merge at the heart of every substitution, over raw scratch memory (the one place the
+// solver allocates memory by hand).
 
-/// Reusable buffers for merges and the list of symbols a merge added to or removed from the
+/// Raw output space for merges, grown as needed and reused: writing merged cells through
+/// pointers costs no uniqueness check or capacity test per cell, which appending to an
+/// array does. Shared by copies of a tableau, which is harmless: it holds nothing between
+/// two merges.
+final class MergeBuffer {
+  private(set) var symbols: UnsafeMutablePointer<Symbol>
+  private(set) var coefficients: UnsafeMutablePointer<Double>
+  private(set) var capacity: Int
+
+  init() {
+    capacity = 64
+    symbols = .allocate(capacity: capacity)
+    coefficients = .allocate(capacity: capacity)
+  }
+
+  deinit {
+    symbols.deallocate()
+    coefficients.deallocate()
+  }
+
+  /// Makes room for `count` cells (the contents are not kept).
+  @inline(__always) func reserve(_ count: Int) {
+    if count > capacity { grow(count) }
+  }
+
+  private func grow(_ count: Int) {
+    symbols.deallocate()
+    coefficients.deallocate()
+    capacity = Swift.max(count, capacity &* 2)
+    symbols = .allocate(capacity: capacity)
+    coefficients = .allocate(capacity: capacity)
+  }
+}
+
+/// Reusable merge output and the list of symbols a merge added to or removed from the
 /// destination row, so that the tableau can keep its column index exact.
 struct MergeScratch {
-  var symbols: ContiguousArray<Symbol> = []
-  var coefficients: ContiguousArray<Double> = []
+  let buffer = MergeBuffer()
   var added: [Symbol] = []
   var removed: [Symbol] = []
 }
@@ -16,17 +50,21 @@ extension Row {
     }
   }
 
-  /// `self += k · other`, as a linear merge of the two sorted rows. Cells whose sum is near
+  /// `self += k · other`, as a linear merge of the two sorted rows, leaving out the cell of
+  /// `dropped` (the symbol `other` defines, in a substitution). Cells whose sum is near
   /// zero are dropped. Symbols that appear or disappear are appended to `scratch.added` /
-  /// `scratch.removed` (which the caller clears).
-  mutating func add(_ other: Row, times k: Double, scratch: inout MergeScratch) {
+  /// `scratch.removed` (which the caller clears); `dropped` is not reported.
+  mutating func add(
+    _ other: Row, times k: Double, dropping dropped: Symbol = .invalid,
+    scratch: inout MergeScratch
+  ) {
     constant += k * other.constant
-    if other.symbols.isEmpty { return }
-    let total = symbols.count + other.symbols.count
-    scratch.symbols.removeAll(keepingCapacity: true)
-    scratch.coefficients.removeAll(keepingCapacity: true)
-    scratch.symbols.reserveCapacity(total)
-    scratch.coefficients.reserveCapacity(total)
+    if other.symbols.isEmpty && !dropped.isValid { return }
+    let buffer = scratch.buffer
+    buffer.reserve(symbols.count + other.symbols.count)
+    let outS = buffer.symbols
+    let outC = buffer.coefficients
+    var n = 0
     symbols.withUnsafeBufferPointer { aS in
       coefficients.withUnsafeBufferPointer { aC in
         other.symbols.withUnsafeBufferPointer { bS in
@@ -35,14 +73,18 @@ extension Row {
             var j = 0
             while i < aS.count || j < bS.count {
               if j == bS.count || (i < aS.count && aS[i] < bS[j]) {
-                scratch.symbols.append(aS[i])
-                scratch.coefficients.append(aC[i])
+                if aS[i] != dropped {
+                  outS[n] = aS[i]
+                  outC[n] = aC[i]
+                  n &+= 1
+                }
                 i &+= 1
               } else if i == aS.count || bS[j] < aS[i] {
                 let v = k * bC[j]
                 if !nearZero(v) {
-                  scratch.symbols.append(bS[j])
-                  scratch.coefficients.append(v)
+                  outS[n] = bS[j]
+                  outC[n] = v
+                  n &+= 1
                   scratch.added.append(bS[j])
                 }
                 j &+= 1
@@ -51,8 +93,9 @@ extension Row {
                 if nearZero(v) {
                   scratch.removed.append(aS[i])
                 } else {
-                  scratch.symbols.append(aS[i])
-                  scratch.coefficients.append(v)
+                  outS[n] = aS[i]
+                  outC[n] = v
+                  n &+= 1
                 }
                 i &+= 1
                 j &+= 1
@@ -62,7 +105,10 @@ extension Row {
         }
       }
     }
-    swap(&symbols, &scratch.symbols)
-    swap(&coefficients, &scratch.coefficients)
+    // Back into the row's own buffers (kept when they are unique and large enough).
+    symbols.removeAll(keepingCapacity: true)
+    coefficients.removeAll(keepingCapacity: true)
+    symbols.append(contentsOf: UnsafeBufferPointer(start: outS, count: n))
+    coefficients.append(contentsOf: UnsafeBufferPointer(start: outC, count: n))
   }
 }

@@ -15,6 +15,12 @@ public struct SolverCounters: Hashable, Sendable {
   /// Objective coefficients dropped as round-off (a symbol that looked able to lower the
   /// objective without bound; kiwi stops with "the objective is unbounded" there).
   public var repairs: Int = 0
+  /// Constant shifts (suggestions, constant changes) applied through a cached column: one
+  /// multiply-add per moved value instead of re-evaluating the dependent rows.
+  public var cachedShifts: Int = 0
+  /// Values of basic symbols that changed (variables, slacks, errors): the work no solver
+  /// can avoid, against which the rest is measured.
+  public var valuesUpdated: Int = 0
 
   public init() {}
 
@@ -25,6 +31,8 @@ public struct SolverCounters: Hashable, Sendable {
     d.substitutions = lhs.substitutions - rhs.substitutions
     d.expansions = lhs.expansions - rhs.expansions
     d.repairs = lhs.repairs - rhs.repairs
+    d.cachedShifts = lhs.cachedShifts - rhs.cachedShifts
+    d.valuesUpdated = lhs.valuesUpdated - rhs.valuesUpdated
     return d
   }
 }

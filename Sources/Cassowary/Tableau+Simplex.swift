@@ -65,13 +65,18 @@ extension Tableau {
       guard slot >= 0 else { continue }
       let value = values[leaving.index]
       guard value < 0 && !nearZero(value) else { continue }
+      // A row that names no basic symbol is its own expansion: it stays in place rather
+      // than being re-installed cell by cell (a dense row in a stack of views has one cell
+      // per box).
+      let before = counters.expansions
       let row = lazy ? expand(rows[Int(slot)]) : rows[Int(slot)]
+      let expanded = counters.expansions != before
       let entering = dualEnteringSymbol(row)
       guard entering.isValid else {
         infeasible.removeAll()
         return false
       }
-      pivot(entering: entering, leaving: leaving, expanded: lazy ? row : nil)
+      pivot(entering: entering, leaving: leaving, expanded: expanded ? row : nil)
     }
     return true
   }
@@ -167,6 +172,7 @@ extension Tableau {
     }
 
     // The artificial variable is zero now; drop its column everywhere.
+    structureChanged()
     for slot in slots(holding: art) {
       rows[Int(slot)].remove(art)
       noteRemoved(art)
@@ -207,6 +213,9 @@ extension Tableau {
     var consistent = true
     let markerSlot = basicSlot[marker.index]
     let markerIsBasic = markerSlot >= 0
+    if !markerIsBasic, let cached = shiftThroughColumn(marker, by: delta) {
+      return updateValues() && cached
+    }
     if markerIsBasic {
       rows[Int(markerSlot)].constant -= delta
       counters.rowsTouched &+= 1
@@ -237,6 +246,7 @@ extension Tableau {
   @inline(__always)
   mutating func setShiftedValue(_ symbol: Symbol, _ value: Double) -> Bool {
     values[symbol.index] = value
+    counters.valuesUpdated &+= 1
     noteChanged(symbol)
     if symbol.isExternal { return true }
     if symbol.isDummy { return nearZero(value) }

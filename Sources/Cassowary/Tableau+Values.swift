@@ -229,6 +229,7 @@ extension Tableau {
     // final when the symbol is recomputed. Only rows whose inputs changed are visited. A
     // stale column entry only costs a recomputation that changes nothing.
     var consistent = true
+    var updated = 0
     let isLazy = lazy
     queue.withUnsafeMutableBufferPointer { queue in
     next.withUnsafeMutableBufferPointer { next in
@@ -266,6 +267,7 @@ extension Tableau {
                         }
                         if v != values[index] {
                           values[index] = v
+                          updated &+= 1
                           if s.isExternal && !changed[index] {
                             changed[index] = true
                             changedOut.append(s)
@@ -315,6 +317,7 @@ extension Tableau {
     swap(&heads, &levelHeads)
     swap(&changedOut, &changedExternals)
     swap(&negatives, &infeasible)
+    counters.valuesUpdated &+= updated
     return consistent
   }
 }

@@ -81,6 +81,10 @@ struct Tableau {
   var counters = SolverCounters()
   /// When set, pivots are recorded here (entering, leaving) so that they can be undone.
   var pivotLog: [(entering: Symbol, leaving: Symbol)]?
+  /// Bumped by every change to some row's coefficients (not its constant); cached columns
+  /// are valid for one version (see `Tableau+ShiftCache.swift`).
+  var structureVersion: UInt64 = 0
+  var shiftCache = ShiftCache()
 
   init(lazy: Bool) { self.lazy = lazy }
 
@@ -202,6 +206,7 @@ struct Tableau {
 
   /// Makes `basic` basic with `row` as its definition.
   mutating func addRow(_ row: Row, basic: Symbol) {
+    structureChanged()
     let slot: Int32
     if let free = freeSlots.popLast() {
       slot = free
@@ -223,6 +228,7 @@ struct Tableau {
 
   /// Takes the row of a basic symbol out of the tableau; the symbol becomes parametric.
   mutating func removeRow(of basic: Symbol) -> Row {
+    structureChanged()
     let slot = Int(basicSlot[basic.index])
     var row = Row()
     swap(&row, &rows[slot])
@@ -239,6 +245,7 @@ struct Tableau {
 
   /// Replaces the row in `slot` by an equivalent one (its expansion), keeping the index.
   mutating func replaceRow(_ slot: Int, with row: Row) {
+    structureChanged()
     for symbol in rows[slot].symbols { noteRemoved(symbol) }
     rows[slot] = row
     let slot32 = Int32(slot)
@@ -275,10 +282,13 @@ struct Tableau {
 
   /// `rows[slot] += k · other`, keeping the column index exact.
   @inline(__always)
-  mutating func addToRow(_ slot: Int, _ other: Row, times k: Double) {
+  mutating func addToRow(
+    _ slot: Int, _ other: Row, times k: Double, dropping dropped: Symbol = .invalid
+  ) {
+    structureChanged()
     scratch.added.removeAll(keepingCapacity: true)
     scratch.removed.removeAll(keepingCapacity: true)
-    rows[slot].add(other, times: k, scratch: &scratch)
+    rows[slot].add(other, times: k, dropping: dropped, scratch: &scratch)
     counters.rowsTouched &+= 1
     let s32 = Int32(slot)
     for i in scratch.added.indices { noteAdded(scratch.added[i], in: s32) }
@@ -309,16 +319,18 @@ struct Tableau {
   /// Replaces `symbol` by its definition `row` in every row that names it and in the
   /// objectives. The rows' values are brought up to date by the caller.
   mutating func substitute(_ symbol: Symbol, with row: Row) {
+    structureChanged()
     counters.substitutions &+= 1
     var list: [Int32] = []
     swap(&list, &columns[symbol.index])
     for slot32 in list {
       let slot = Int(slot32)
       guard rowBasic[slot].isValid else { continue }
-      let c = rows[slot].remove(symbol)
+      // One merge both drops the symbol's cell and adds its definition in its place.
+      let c = rows[slot].coefficient(for: symbol)
       guard c != 0 else { continue }
       noteRemoved(symbol)
-      addToRow(slot, row, times: c)
+      addToRow(slot, row, times: c, dropping: symbol)
       staleValues.append(rowBasic[slot])
     }
     list.removeAll(keepingCapacity: true)
@@ -332,6 +344,7 @@ struct Tableau {
   /// has it.
   mutating func pivot(entering: Symbol, leaving: Symbol, expanded: Row? = nil) {
     counters.pivots &+= 1
+    structureChanged()
     pivotLog?.append((entering, leaving))
     let slot = Int(basicSlot[leaving.index])
     let slot32 = Int32(slot)

@@ -14,19 +14,33 @@ public struct SolverBenchResult: Sendable {
   public var buildCounters: SolverCounters
   /// Work of all measured ticks together.
   public var tickCounters: SolverCounters
+  /// The floor a tick is measured against: the median time of one multiply-add per value
+  /// the average tick changed (`valuesPerTick`), over flat arrays, measured in the same run.
+  public var floorNs: Double
+
+  /// Values of basic symbols changed per tick, on average.
+  public var valuesPerTick: Double {
+    Double(tickCounters.valuesUpdated) / Double(max(ticks, 1))
+  }
+
+  /// How many times the floor a tick costs (`nil` when ticks change no value).
+  public var tickOverFloor: Double? { floorNs > 0 ? tickNs / floorNs : nil }
 
   /// JSON with the contract keys `buildNs` and `tickNs`, plus the counters.
   public var json: String {
     func counters(_ c: SolverCounters) -> String {
       "{\"pivots\": \(c.pivots), \"rowsTouched\": \(c.rowsTouched), "
-        + "\"substitutions\": \(c.substitutions)}"
+        + "\"substitutions\": \(c.substitutions), \"expansions\": \(c.expansions), "
+        + "\"cachedShifts\": \(c.cachedShifts), \"valuesUpdated\": \(c.valuesUpdated)}"
     }
     let perTick = Double(tickCounters.pivots) / Double(max(ticks, 1))
     return """
       {"workload": "\(workload.rawValue)", "size": \(size), "buildNs": \(Int(buildNs)), \
       "tickNs": \(Int(tickNs.rounded())), "ticks": \(ticks), \
-      "pivotsPerTick": \(perTick), "buildCounters": \(counters(buildCounters)), \
-      "tickCounters": \(counters(tickCounters))}
+      "pivotsPerTick": \(perTick), "valuesPerTick": \(valuesPerTick), \
+      "floorNs": \(Int(floorNs.rounded())), \
+      "tickOverFloor": \(tickOverFloor.map { "\($0)" } ?? "null"), \
+      "buildCounters": \(counters(buildCounters)), "tickCounters": \(counters(tickCounters))}
       """
   }
 }
@@ -55,8 +69,38 @@ extension SolverWorkload {
       samples.append(Double(monotonicNanos() - before))
       t += 1
     }
+    let tickCounters = system.solver.counters - buildCounters
+    let changed = Int((Double(tickCounters.valuesUpdated) / Double(t)).rounded())
     return SolverBenchResult(
       workload: self, size: size, buildNs: buildNs, tickNs: median(samples), ticks: t,
-      buildCounters: buildCounters, tickCounters: system.solver.counters - buildCounters)
+      buildCounters: buildCounters, tickCounters: tickCounters,
+      floorNs: updateFloorNs(values: changed))
   }
 }
+
+/// The median time of updating `values` numbers once each, `value[i] += coefficient[i] * d`
+/// through an index array (a solver's values are indexed by symbol), over 101 passes. This
+/// is the work no solver can avoid when a tick changes that many values.
+func updateFloorNs(values count: Int) -> Double {
+  guard count > 0 else { return 0 }
+  var values = [Double](repeating: 1, count: count)
+  let indices = (0..<count).map { Int32($0) }
+  let coefficients = (0..<count).map { 0.5 + Double($0 % 7) / 8 }
+  var samples: [Double] = []
+  var delta = 1.0
+  for _ in 0..<101 {
+    let start = monotonicNanos()
+    values.withUnsafeMutableBufferPointer { values in
+      for i in 0..<count {
+        values[Int(indices[i])] += coefficients[i] * delta
+      }
+    }
+    samples.append(Double(monotonicNanos() - start))
+    delta = -delta * 1.0000001
+  }
+  // Keeps the passes observable, so that they cannot be optimised away.
+  floorSink = values[count / 2]
+  return median(samples)
+}
+
+nonisolated(unsafe) var floorSink = 0.0

@@ -56,6 +56,14 @@ struct SolverBenchCommand: ParsableCommand {
         tickNs   \(formatNanos(result.tickNs))  median of \(result.ticks) ticks, \
       \(String(format: "%.1f", perTick)) pivots/tick
       """)
+    if let ratio = result.tickOverFloor {
+      print(
+        """
+          floor    \(formatNanos(result.floorNs))  one multiply-add per changed value \
+        (\(String(format: "%.0f", result.valuesPerTick)) per tick): tick = \
+        \(String(format: "%.1f", ratio))x floor
+        """)
+    }
   }
 }
 

@@ -206,6 +206,59 @@ import Testing
     forEachSeed(base: 0xE000, Self.setConstantEqualsRemoveAdd)
   }
 
+  // MARK: - (f) Runs of shifts on one marker equal a fresh solve
+
+  /// Suggests the same edit variable, or changes the same constant, several times in a row,
+  /// which is when the solver shifts values through a cached column (from the second shift
+  /// at an unchanged tableau structure), with a random operation between runs so that
+  /// columns go stale. Every value is compared with a fresh solve after every shift. Returns
+  /// the problem, if any, and the number of cached shifts made.
+  static func runsOfShifts(_ seed: UInt64) throws -> (problem: String?, cached: Int) {
+    let driver = try LayoutDriver(system(seed), representation(for: seed), stream: 6)
+    func check(_ what: String) throws -> String? {
+      guard let problem = firstMismatch(driver.values, try driver.freshValues(), tolerance: tolerance)
+      else { return nil }
+      return "after \(driver.recent); \(what): incremental versus fresh \(problem)"
+    }
+    for _ in 0..<3 {
+      let liveEdits = driver.system.edits.indices.filter { driver.editActive[$0] }
+      if let k = driver.rng.pick(liveEdits), driver.rng.chance(0.6) {
+        let v = driver.system.edits[k]
+        for _ in 0..<4 {
+          let value = LayoutSystem.randomSuggestion(
+            for: v, widths: driver.system.widths, &driver.rng)
+          try driver.solver.suggestValue(v, value)
+          driver.suggestions[k] = value
+          if let problem = try check("suggest e\(k)=\(value)") {
+            return (problem, driver.solver.counters.cachedShifts)
+          }
+        }
+      } else if let i = driver.rng.pick(driver.entries.indices.filter { driver.active[$0] }) {
+        for _ in 0..<4 {
+          guard let k = driver.randomConstant(for: i) else { break }
+          try driver.solver.setConstant(k, of: driver.entries[i].constraint)
+          driver.constants[i] = k
+          if let problem = try check("setConstant \(k) of \(i)") {
+            return (problem, driver.solver.counters.cachedShifts)
+          }
+        }
+      }
+      try driver.randomOperation()
+    }
+    return (nil, driver.solver.counters.cachedShifts)
+  }
+
+  @Test func runsOfShiftsOnOneMarkerEqualAFreshSolve() {
+    var cached = 0
+    forEachSeed(base: 0xF000) { seed in
+      let (problem, shifts) = try Self.runsOfShifts(seed)
+      cached += shifts
+      return problem
+    }
+    // The property is about the cached path: most runs must have taken it.
+    #expect(cached >= Self.systemsPerProperty, "only \(cached) cached shifts")
+  }
+
   /// Runs `body`; `true` when it throws `unsatisfiableConstraint`, rethrowing other errors.
   static func refusedAsUnsatisfiable(_ body: () throws(SolverError) -> Void) throws(SolverError)
     -> Bool

@@ -55,14 +55,43 @@ extension SolverTests {
     a.substitutions = 9
     a.expansions = 3
     a.repairs = 1
+    a.cachedShifts = 6
+    a.valuesUpdated = 40
     var b = SolverCounters()
+    b.cachedShifts = 2
+    b.valuesUpdated = 11
     b.pivots = 2
     b.rowsTouched = 5
     b.substitutions = 4
     b.expansions = 1
     let d = a - b
     #expect(d.pivots == 5 && d.rowsTouched == 15 && d.substitutions == 5 && d.expansions == 2)
-    #expect(d.repairs == 1)
+    #expect(d.repairs == 1 && d.cachedShifts == 4 && d.valuesUpdated == 29)
+  }
+
+  @Test(arguments: representations)
+  func aSuggestionCountsTheValuesItMoves(_ representation: Solver.Representation) throws {
+    // A parent width and four children at a quarter of it: a new width moves the parent's
+    // and the children's values, and a repeated suggestion moves the same ones again.
+    let solver = Solver(representation: representation)
+    let w = solver.makeVariable("w")
+    try solver.addEditVariable(w, strength: .strong)
+    for i in 0..<4 {
+      try solver.addConstraint(solver.makeVariable("c\(i)") == 0.25 * w)
+    }
+    try solver.suggestValue(w, 100)
+    var before = solver.counters
+    try solver.suggestValue(w, 200)
+    let first = solver.counters - before
+    #expect(first.valuesUpdated >= 5, "w and four children")
+    before = solver.counters
+    try solver.suggestValue(w, 120)
+    let second = solver.counters - before
+    #expect(second.valuesUpdated == first.valuesUpdated)
+    #expect(second.cachedShifts == 1)
+    before = solver.counters
+    try solver.suggestValue(w, 120)
+    #expect(solver.counters - before == SolverCounters(), "the same value does nothing")
   }
 
   @Test(arguments: representations)

@@ -246,3 +246,68 @@ extension SolverTests {
     #expect(solver.strength(of: c) == nil)
   }
 }
+
+/// Repeated shifts of one marker go through a cached column; these pin down what that path
+/// must keep doing: refusing a constant that breaks a redundant required equality, leaving
+/// the solution as it was, and noticing when the tableau's structure changed under it.
+extension SolverTests {
+  @Test(arguments: representations)
+  func repeatedRefusedConstantChangesLeaveTheSolutionAlone(
+    _ representation: Solver.Representation
+  ) throws {
+    // b == a + 5 and b == 15 fix a at 10, so `a == 10` is redundant: its row is a dummy
+    // that must stay zero. Moving its constant anywhere else must be refused, every time,
+    // and the refusal's own shift back is a second shift of the same marker.
+    let solver = Solver(representation: representation)
+    let a = solver.makeVariable("a")
+    let b = solver.makeVariable("b")
+    let fix = a == 10
+    try solver.addConstraint(fix)
+    try solver.addConstraint(b == a + 5)
+    try solver.addConstraint(b == 15)
+    for attempt in [12.0, 13, -4, 11] {
+      #expect(throws: SolverError.self, "a == \(attempt)") {
+        try solver.setConstant(-attempt, of: fix)
+      }
+      #expect(solver.constant(of: fix) == -10)
+      solver.updateVariables()
+      expectValue(solver, a, 10)
+      expectValue(solver, b, 15)
+    }
+    #expect(solver.counters.cachedShifts > 0)
+  }
+
+  @Test(arguments: representations)
+  func repeatedSuggestionsFollowAStructureChange(_ representation: Solver.Representation)
+    throws
+  {
+    // A parent width w and three children at half of it, each with a lower bound. Runs of
+    // suggestions on w take the cached path; adding a constraint in between changes the
+    // rows the cached column was computed from.
+    let solver = Solver(representation: representation)
+    let w = solver.makeVariable("w")
+    let children = (0..<3).map { solver.makeVariable("c\($0)") }
+    try solver.addEditVariable(w, strength: .strong)
+    for c in children {
+      try solver.addConstraint((c == 0.5 * w) | .medium)
+      try solver.addConstraint(c >= 20)
+    }
+    func expectChildren(_ expected: [Double]) {
+      solver.updateVariables()
+      for (c, e) in zip(children, expected) { expectValue(solver, c, e) }
+    }
+    for value in [100.0, 200, 300, 30] {
+      try solver.suggestValue(w, value)
+      expectChildren(Array(repeating: max(20, value / 2), count: 3))
+    }
+    let cachedBefore = solver.counters.cachedShifts
+    #expect(cachedBefore > 0)
+    // c1 now follows w entirely; the old column knew nothing of that.
+    try solver.addConstraint(children[1] == w - 10)
+    for value in [100.0, 140, 60] {
+      try solver.suggestValue(w, value)
+      expectChildren([max(20, value / 2), value - 10, max(20, value / 2)])
+    }
+    #expect(solver.counters.cachedShifts > cachedBefore)
+  }
+}

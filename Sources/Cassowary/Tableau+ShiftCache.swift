@@ -1,0 +1,179 @@
+// Repeated constant shifts of one marker (a suggestion on the same edit variable, a constant
+// changed again and again) through a cached column.
+//
+// While no row's coefficients change, every basic value is an affine function of the rows'
+// constants, so shifting a parametric marker by `delta` moves each basic symbol's value by
+// `delta` times the marker's coefficient in that symbol's expansion: the marker's canonical
+// column. `updateValues()` finds those moves by visiting the dependent rows level by level
+// and evaluating each; the cache keeps the column itself, grouped by what must be checked
+// afterwards, so a later shift is one multiply-add per moved value over flat arrays. A
+// window resize that moves ten thousand widths then costs ten thousand multiply-adds.
+//
+// The cache is valid for one structure version of the tableau: any change to a row's
+// coefficients (a pivot, a row added, removed, replaced or merged into) bumps the version.
+// Shifting only changes constants, so a run of ticks without pivots keeps the cache. It is
+// built at the second shift of the same marker within one version, so a marker shifted only
+// once, or a tick that pivots every time, never pays for it.
+
+/// The cached column of one marker.
+struct ShiftColumn {
+  var marker = Symbol.invalid
+  /// The structure version it was computed at; `.max` when empty.
+  var version = UInt64.max
+  /// Rows that name the marker directly, with its coefficient: their constants shift.
+  var directSlots: [Int32] = []
+  var directCoefficients: [Double] = []
+  /// Moved basic symbols and their column coefficients, in three groups by what a moved
+  /// value needs: external (flag for the read-out), restricted (queue when negative),
+  /// dummy (must stay zero).
+  var externals: [Symbol] = []
+  var externalCoefficients: [Double] = []
+  var restricted: [Symbol] = []
+  var restrictedCoefficients: [Double] = []
+  var dummies: [Symbol] = []
+  var dummyCoefficients: [Double] = []
+}
+
+/// A few cached columns (several edit variables are often suggested together) and the
+/// markers seen once.
+struct ShiftCache {
+  static let capacity = 4
+  var columns: [ShiftColumn] = []
+  /// Where the next new column goes once all slots are used (round robin).
+  var nextVictim = 0
+  /// Markers shifted once at the current version, the candidates for a column.
+  var seen: [(marker: Symbol, version: UInt64)] = []
+
+  func index(of marker: Symbol, version: UInt64) -> Int? {
+    columns.firstIndex { $0.marker == marker && $0.version == version }
+  }
+
+  /// Records a shift of `marker` that did not use a column; returns whether it is the
+  /// second one at this version (the column is then worth building).
+  mutating func noteShift(_ marker: Symbol, version: UInt64) -> Bool {
+    if seen.contains(where: { $0.marker == marker && $0.version == version }) { return true }
+    seen.removeAll { $0.version != version }
+    if seen.count >= ShiftCache.capacity { seen.removeFirst() }
+    seen.append((marker, version))
+    return false
+  }
+}
+
+extension Tableau {
+  /// Marks a change of some row's coefficients: cached columns are no longer valid.
+  @inline(__always) mutating func structureChanged() { structureVersion &+= 1 }
+
+  /// Shifts a parametric marker through its cached column when there is one (or when this is
+  /// the second shift at this structure version, after building it). Returns `nil` when
+  /// the caller must take the general path, else whether every basic dummy stayed zero.
+  mutating func shiftThroughColumn(_ marker: Symbol, by delta: Double) -> Bool? {
+    let version = structureVersion
+    var found = shiftCache.index(of: marker, version: version)
+    if found == nil {
+      guard shiftCache.noteShift(marker, version: version) else { return nil }
+      found = buildShiftColumn(marker)
+    }
+    let k = found!
+    counters.cachedShifts &+= 1
+    var consistent = true
+    // Take the column out of `self` while it is read, so that no copy is made.
+    var column = ShiftColumn()
+    swap(&column, &shiftCache.columns[k])
+    rows.withUnsafeMutableBufferPointer { rows in
+      column.directSlots.withUnsafeBufferPointer { slots in
+        column.directCoefficients.withUnsafeBufferPointer { coefficients in
+          for i in 0..<slots.count {
+            rows[Int(slots[i])].constant += coefficients[i] * delta
+          }
+        }
+      }
+    }
+    counters.rowsTouched &+= column.directSlots.count
+    counters.valuesUpdated &+=
+      column.externals.count &+ column.restricted.count &+ column.dummies.count
+    changedExternals.reserveCapacity(changedExternals.count + column.externals.count)
+    values.withUnsafeMutableBufferPointer { values in
+      changed.withUnsafeMutableBufferPointer { changed in
+        column.externals.withUnsafeBufferPointer { symbols in
+          column.externalCoefficients.withUnsafeBufferPointer { coefficients in
+            for i in 0..<symbols.count {
+              let index = symbols[i].index
+              values[index] += coefficients[i] * delta
+              if !changed[index] {
+                changed[index] = true
+                changedExternals.append(symbols[i])
+              }
+            }
+          }
+        }
+        column.restricted.withUnsafeBufferPointer { symbols in
+          column.restrictedCoefficients.withUnsafeBufferPointer { coefficients in
+            for i in 0..<symbols.count {
+              let index = symbols[i].index
+              let v = values[index] + coefficients[i] * delta
+              values[index] = v
+              if v < 0 { infeasible.append(symbols[i]) }
+            }
+          }
+        }
+        column.dummies.withUnsafeBufferPointer { symbols in
+          column.dummyCoefficients.withUnsafeBufferPointer { coefficients in
+            for i in 0..<symbols.count {
+              let index = symbols[i].index
+              let v = values[index] + coefficients[i] * delta
+              values[index] = v
+              if !nearZero(v) { consistent = false }
+            }
+          }
+        }
+      }
+    }
+    swap(&column, &shiftCache.columns[k])
+    return consistent
+  }
+
+  /// Computes the cached column of a parametric marker at the current structure version,
+  /// returning its place in the cache.
+  mutating func buildShiftColumn(_ marker: Symbol) -> Int {
+    var column = ShiftColumn()
+    column.marker = marker
+    column.version = structureVersion
+    for slot in slots(holding: marker) {
+      column.directSlots.append(slot)
+      column.directCoefficients.append(rows[Int(slot)].coefficient(for: marker))
+    }
+    // Push a unit change of the marker forward through the rows that depend on it, in
+    // dependency order; every coefficient that is not exactly zero is kept, so the cached
+    // shift moves the same values the general path would.
+    let order = dependents(of: [marker])
+    accumulator[marker.index] = 1
+    for b in order where b != marker {
+      let row = rows[Int(basicSlot[b.index])]
+      var d = 0.0
+      for i in row.symbols.indices {
+        d += row.coefficients[i] * accumulator[row.symbols[i].index]
+      }
+      accumulator[b.index] = d
+      guard d != 0 else { continue }
+      if b.isExternal {
+        column.externals.append(b)
+        column.externalCoefficients.append(d)
+      } else if b.isDummy {
+        column.dummies.append(b)
+        column.dummyCoefficients.append(d)
+      } else {
+        column.restricted.append(b)
+        column.restrictedCoefficients.append(d)
+      }
+    }
+    for b in order { accumulator[b.index] = 0 }
+    if shiftCache.columns.count < ShiftCache.capacity {
+      shiftCache.columns.append(column)
+      return shiftCache.columns.count - 1
+    }
+    let k = shiftCache.nextVictim
+    shiftCache.nextVictim = (k + 1) % ShiftCache.capacity
+    shiftCache.columns[k] = column
+    return k
+  }
+}
