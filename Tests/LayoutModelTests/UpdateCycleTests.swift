@@ -178,3 +178,35 @@ import Testing
     #expect(window.counters.layoutSubviews == layoutsBefore)
   }
 }
+
+/// The order of the constraints pass: deepest first, except the window, whose placement of
+/// its root views exists before any view arranges its own subviews (as a root view's
+/// autoresizing constraints do in UIKit).
+@Suite struct ConstraintsPassOrderTests {
+  /// Records, when its constraints are updated, whether its window already placed it.
+  final class PlacementProbe: CountingView {
+    var placedWhenUpdated: [Bool] = []
+    var onUpdate: (String) -> Void = { _ in }
+    override func updateConstraints() throws(LayoutError) {
+      try super.updateConstraints()
+      placedWhenUpdated.append(arrangement != nil)
+      onUpdate(name)
+    }
+  }
+
+  @Test func theWindowPlacesItsRootViewsBeforeTheyArrangeTheirSubviews() throws {
+    let window = try Window(size: Size(width: 320, height: 480), layoutMode: .autoLayout)
+    let root = PlacementProbe(name: "root")
+    let inner = PlacementProbe(name: "inner")
+    var order: [String] = []
+    root.onUpdate = { order.append($0) }
+    inner.onUpdate = { order.append($0) }
+    try root.addSubview(inner)
+    try window.addSubview(root)
+    try window.runUpdateCycle()
+    #expect(root.placedWhenUpdated == [true])
+    // Below the window, deepest first as always.
+    #expect(order == ["inner", "root"])
+    #expect(root.frame.width == 320)
+  }
+}
