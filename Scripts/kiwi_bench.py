@@ -19,9 +19,11 @@ order, the edit variable added (strong) and suggested before the constraints, th
 constraint order and strengths, the same tick values. The enaml system is read at run time from
 Sources/LayoutHarness/SolverWorkload+Enaml.swift, so there is one copy of it.
 
-Timing follows Sources/LayoutHarness/SolverBench.swift: one untimed warm-up build when the
-system is small (N <= 200, or enaml), then buildNs = one build (create the solver and the
-variables, add the edit variable and every constraint, updateVariables), then ticks until 200
+Timing follows Sources/LayoutHarness/SolverBench.swift: when the system is small (N <= 200,
+or enaml) one untimed warm-up build, then buildNs = the median of 7 builds (a single build of
+a millisecond moves by 2x between runs on a shared machine); otherwise buildNs = one build
+(create the solver and the variables, add the edit variable and every constraint,
+updateVariables). Then ticks until 200
 ticks or 1 s have passed, whichever comes first, but at least 6 (one full cycle of values);
 tickNs is the median tick. Clocks: time.perf_counter_ns. As timeit does, the cyclic garbage
 collector is switched off while timing.
@@ -370,17 +372,25 @@ def prepare(workload, size):
 # ------------------------------------------------------------------------------------------------
 # Measurement (mirrors SolverWorkload.measure in SolverBench.swift).
 
+# Builds timed (median taken) for small systems; as SolverBench.swift's smallBuildRepeats.
+SMALL_BUILD_REPEATS = 7
+
+
 def measure(workload, size, minimum_ticks=200, time_limit_ns=1_000_000_000):
     prepare(workload, size)
     clock = time.perf_counter_ns
     gc.collect()
     gc.disable()
     try:
-        if size <= 200 or workload == "enaml":
+        small = size <= 200 or workload == "enaml"
+        if small:
             build(workload, size)  # warm-up, not timed
-        start = clock()
-        system = build(workload, size)
-        build_ns = clock() - start
+        builds = []
+        for _ in range(SMALL_BUILD_REPEATS if small else 1):
+            start = clock()
+            system = build(workload, size)
+            builds.append(clock() - start)
+        build_ns = round(statistics.median(builds))
 
         samples = []
         ticks_start = clock()
@@ -722,7 +732,8 @@ def footnote(rows, binary, load, args):
         f" {kiwi.__version__} (C++ kiwi behind CPython {platform.python_version()}) driven by"
         f" Scripts/kiwi_bench.py; ours = {shown_binary} solver-bench (git {git_revision()})."
         " Build = one build (solver, variables, edit variable, every constraint, then"
-        " updateVariables), after an untimed warm-up build for N <= 200 and enaml. Tick = median"
+        " updateVariables); for N <= 200 and enaml the median of 7 builds after an untimed"
+        " warm-up build. Tick = median"
         f" over at least {args.ticks} ticks or 1 s, whichever comes first, but at least 6 (ticks"
         f" measured, kiwi/ours: {ticks_used or 'none'}). Timeout {args.timeout:g} s per case."
         " The kiwi column includes CPython's cost of driving kiwisolver: here a suggestValue +"

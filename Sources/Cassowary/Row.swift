@@ -41,6 +41,14 @@ struct Row {
   /// Adds `coefficient·symbol`, dropping the cell when the sum is near zero.
   @discardableResult
   mutating func insert(_ symbol: Symbol, _ coefficient: Double) -> CellChange {
+    // New rows are mostly built in increasing symbol order (variables, then the
+    // constraint's fresh markers): appending needs no search and no shifting.
+    if symbols.isEmpty || symbols[symbols.count - 1] < symbol {
+      if nearZero(coefficient) { return .unchanged }
+      symbols.append(symbol)
+      coefficients.append(coefficient)
+      return .added
+    }
     let (found, i) = search(symbol)
     if found {
       let sum = coefficients[i] + coefficient

@@ -22,6 +22,30 @@ import Testing
   }
 
   @Test(arguments: representations)
+  func theChangeCallbackMayCallTheSolverAgain(_ representation: Solver.Representation) throws {
+    // A client that reacts to a moved value by suggesting another (a view that follows its
+    // parent's width, say) calls back into the solver from `updateVariables(_:)`.
+    let solver = Solver(representation: representation)
+    let parent = solver.makeVariable("parent")
+    let child = solver.makeVariable("child")
+    let follower = solver.makeVariable("follower")
+    try solver.addEditVariable(parent, strength: .strong)
+    try solver.addEditVariable(follower, strength: .strong)
+    try solver.addConstraint(child == parent - 20)
+    try solver.suggestValue(parent, 100)
+    var reported: [(String, Double)] = []
+    solver.updateVariables { variable, value in
+      reported.append((solver.name(of: variable), value))
+      if variable == child { try? solver.suggestValue(follower, value / 2) }
+    }
+    #expect(reported.map(\.0).sorted() == ["child", "parent"])
+    #expect(reported.first { $0.0 == "child" }?.1 == 80)
+    solver.updateVariables { variable, value in reported.append((solver.name(of: variable), value)) }
+    #expect(reported.last?.0 == "follower" && reported.last?.1 == 40)
+    expectValue(solver, follower, 40)
+  }
+
+  @Test(arguments: representations)
   func suggestionMovesAnUnconstrainedVariable(_ representation: Solver.Representation) throws {
     let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
