@@ -32,6 +32,20 @@ struct ShiftColumn {
   var restrictedCoefficients: [Double] = []
   var dummies: [Symbol] = []
   var dummyCoefficients: [Double] = []
+
+  /// Empties the column, keeping its buffers.
+  mutating func clear() {
+    marker = .invalid
+    version = .max
+    directSlots.removeAll(keepingCapacity: true)
+    directCoefficients.removeAll(keepingCapacity: true)
+    externals.removeAll(keepingCapacity: true)
+    externalCoefficients.removeAll(keepingCapacity: true)
+    restricted.removeAll(keepingCapacity: true)
+    restrictedCoefficients.removeAll(keepingCapacity: true)
+    dummies.removeAll(keepingCapacity: true)
+    dummyCoefficients.removeAll(keepingCapacity: true)
+  }
 }
 
 /// A few cached columns (several edit variables are often suggested together) and the
@@ -135,7 +149,19 @@ extension Tableau {
   /// Computes the cached column of a parametric marker at the current structure version,
   /// returning its place in the cache.
   mutating func buildShiftColumn(_ marker: Symbol) -> Int {
+    // The slot to fill: a new one while there is room, else the next victim, whose buffers
+    // are reused (a column rebuilt every few ticks then allocates nothing).
+    let k: Int
+    if shiftCache.columns.count < ShiftCache.capacity {
+      k = shiftCache.columns.count
+      shiftCache.columns.append(ShiftColumn())
+    } else {
+      k = shiftCache.nextVictim
+      shiftCache.nextVictim = (k + 1) % ShiftCache.capacity
+    }
     var column = ShiftColumn()
+    swap(&column, &shiftCache.columns[k])
+    column.clear()
     column.marker = marker
     column.version = structureVersion
     for slot in slots(holding: marker) {
@@ -167,13 +193,7 @@ extension Tableau {
       }
     }
     for b in order { accumulator[b.index] = 0 }
-    if shiftCache.columns.count < ShiftCache.capacity {
-      shiftCache.columns.append(column)
-      return shiftCache.columns.count - 1
-    }
-    let k = shiftCache.nextVictim
-    shiftCache.nextVictim = (k + 1) % ShiftCache.capacity
-    shiftCache.columns[k] = column
+    swap(&column, &shiftCache.columns[k])
     return k
   }
 }
