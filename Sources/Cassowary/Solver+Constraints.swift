@@ -244,6 +244,40 @@ extension Solver {
     throw .unsatisfiableConstraint(record.constraint!)
   }
 
+  /// `changeConstant` for several records: every shift first, then one value update and one
+  /// dual optimisation; on a conflict everything is undone, shifts and pivots newest first.
+  func changeConstants(_ changes: [(record: Int, constant: Double)]) throws(SolverError) {
+    tableau.pivotLog = []
+    defer { tableau.pivotLog = nil }
+    var applied: [(record: Int, old: Double)] = []
+    var consistent = true
+    for (index, constant) in changes {
+      let record = records[index]
+      let delta = (constant - record.constant) / record.markerCoefficient
+      guard delta != 0 else { continue }
+      applied.append((index, record.constant))
+      records[index].constant = constant
+      consistent = tableau.shiftMarker(record.marker, by: delta, propagate: false) && consistent
+    }
+    if applied.isEmpty { return }
+    if tableau.updateValues() && consistent && tableau.dualOptimize() { return }
+    for (index, old) in applied.reversed() {
+      let record = records[index]
+      records[index].constant = old
+      _ = tableau.shiftMarker(
+        record.marker, by: (old - record.constant) / record.markerCoefficient, propagate: false)
+    }
+    _ = tableau.updateValues()
+    let log = tableau.pivotLog!
+    tableau.pivotLog = nil
+    for step in log.reversed() {
+      tableau.pivot(entering: step.leaving, leaving: step.entering)
+    }
+    tableau.infeasible.removeAll()
+    let culprit = applied.first { records[$0.record].strength.isRequired } ?? applied[0]
+    throw .unsatisfiableConstraint(records[culprit.record].constraint!)
+  }
+
   func changeStrength(record index: Int, to strength: Strength) throws(SolverError) {
     let record = records[index]
     guard record.strength != strength else { return }

@@ -174,6 +174,27 @@ public final class Solver {
     checkInvariants()
   }
 
+  /// Changes the constants of several constraints in place, then brings the values up to
+  /// date and re-optimises once. When many constants change together (every label of a list
+  /// after a resize), each change alone would move the values of everything that depends on
+  /// it, once per change; together they move once. All changes are checked before any is
+  /// applied; later changes of the same constraint win.
+  /// - Throws: ``SolverError/unknownConstraint(_:)``, ``SolverError/nonFiniteValue(_:)``, and
+  ///   ``SolverError/unsatisfiableConstraint(_:)`` when the required constraints cannot all
+  ///   hold with the new constants; every constant is then restored, and the error names the
+  ///   first required constraint of the batch (only those can conflict).
+  public func setConstants<C: Collection>(_ changes: C) throws(SolverError)
+  where C.Element == (Constraint, Double) {
+    for (constraint, constant) in changes {
+      guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
+        throw .unknownConstraint(constraint)
+      }
+      guard constant.isFinite else { throw .nonFiniteValue(constant) }
+    }
+    try changeConstants(changes.map { (Int(constraintIndex[ObjectIdentifier($0.0)]!), $0.1) })
+    checkInvariants()
+  }
+
   /// Changes a constraint's strength in place. Between non-required strengths this only
   /// reweighs the objective; to or from required the constraint is re-inserted.
   /// - Throws: ``SolverError/unknownConstraint(_:)``, and

@@ -204,16 +204,19 @@ extension Tableau {
   // MARK: - Constant changes
 
   /// Applies a change of a constraint's constant, expressed as `marker := marker + delta`,
-  /// to the rows that name the marker, and updates the values. Returns `false` when a basic
+  /// to the rows that name the marker, and updates the values (with `propagate` false, the
+  /// caller runs `updateValues()` once after several shifts). Returns `false` when a basic
   /// dummy (a redundant required equality) would stop being zero.
-  mutating func shiftMarker(_ marker: Symbol, by delta: Double) -> Bool {
+  mutating func shiftMarker(_ marker: Symbol, by delta: Double, propagate: Bool = true) -> Bool {
     if delta == 0 { return true }
     // Every equation that names the marker directly gets `marker + delta` in its place:
     // with a basic marker, that is its own row and (lazy) the rows that refer to it.
     var consistent = true
     let markerSlot = basicSlot[marker.index]
     let markerIsBasic = markerSlot >= 0
-    if !markerIsBasic, let cached = shiftThroughColumn(marker, by: delta) {
+    // A batch (`propagate` false) shifts many markers and propagates once, which beats any
+    // per-marker column; cached columns serve runs of single shifts.
+    if propagate && !markerIsBasic, let cached = shiftThroughColumn(marker, by: delta) {
       return updateValues() && cached
     }
     if markerIsBasic {
@@ -238,7 +241,7 @@ extension Tableau {
         consistent = setShiftedValue(basic, values[basic.index] + shift) && consistent
       }
     }
-    return updateValues() && consistent
+    return (!propagate || updateValues()) && consistent
   }
 
   /// Stores a basic symbol's new value after a shift, with the checks `updateValues()`

@@ -23,6 +23,11 @@ final class LayoutEngine {
   private var windowPins: (width: Constraint, height: Constraint)?
   /// Whether the solver changed since the last read-out.
   var needsSolve = false
+  /// Constant changes of non-required constraints not yet handed to the solver. They cannot
+  /// fail, so they wait for the next read-out (or the next other solver call) and go in as
+  /// one batch: after a resize every label of a list changes its intrinsic height, and each
+  /// change alone would move every cell below it.
+  private var pendingConstants: [(Constraint, Double)] = []
 
   var added = 0
   var removed = 0
@@ -103,29 +108,49 @@ final class LayoutEngine {
   func add(_ constraint: Constraint, describing owner: @autoclosure () -> String)
     throws(LayoutError)
   {
+    flushConstants()
     try solverCall(owner()) { () throws(SolverError) in try solver.addConstraint(constraint) }
     added += 1
   }
 
   func remove(_ constraint: Constraint) {
+    flushConstants()
     // Only constraints this engine added reach here.
     try? solver.removeConstraint(constraint)
     removed += 1
     needsSolve = true
   }
 
+  /// Changes a constraint's constant: at once for a required constraint (whose refusal must
+  /// reach the caller), batched until the next solver call for the others.
   func setConstant(
     _ constant: Double, of constraint: Constraint, describing owner: @autoclosure () -> String
   ) throws(LayoutError) {
+    changed += 1
+    guard solver.strength(of: constraint)?.isRequired ?? true else {
+      pendingConstants.append((constraint, constant))
+      needsSolve = true
+      return
+    }
+    flushConstants()
     try solverCall(owner()) { () throws(SolverError) in
       try solver.setConstant(constant, of: constraint)
     }
-    changed += 1
+  }
+
+  /// Hands the batched constant changes to the solver.
+  private func flushConstants() {
+    guard !pendingConstants.isEmpty else { return }
+    // Non-required constants never conflict with the required constraints, and every
+    // constraint here was installed by this engine: the batch cannot be refused.
+    try? solver.setConstants(pendingConstants)
+    pendingConstants.removeAll(keepingCapacity: true)
   }
 
   func setStrength(
     _ strength: Strength, of constraint: Constraint, describing owner: @autoclosure () -> String
   ) throws(LayoutError) {
+    flushConstants()
     try solverCall(owner()) { () throws(SolverError) in
       try solver.setStrength(strength, of: constraint)
     }
@@ -161,6 +186,7 @@ final class LayoutEngine {
   /// Reads the new solution. A view whose origin or size moved is placed by its superview,
   /// so the superview is flagged for layout (the window flags itself).
   func solve() {
+    flushConstants()
     needsSolve = false
     solves += 1
     solver.updateVariables { variable, _ in

@@ -311,3 +311,86 @@ extension SolverTests {
     #expect(solver.counters.cachedShifts > cachedBefore)
   }
 }
+
+/// `setConstants`: several constants at once, one re-optimisation.
+extension SolverTests {
+  /// A row of four boxes, each with a preferred width, laid end to end in a container.
+  static func boxRow(_ solver: Solver) throws -> (boxes: [Variable], widths: [Constraint]) {
+    let boxes = (0..<4).map { solver.makeVariable("b\($0)") }
+    var widths: [Constraint] = []
+    for b in boxes {
+      let w = (b == 40) | .medium
+      try solver.addConstraint(w)
+      try solver.addConstraint(b >= 0)
+      widths.append(w)
+    }
+    let total = boxes.dropFirst().reduce(Expression(boxes[0])) { $0 + $1 }
+    try solver.addConstraint(total <= 200)
+    return (boxes, widths)
+  }
+
+  @Test(arguments: representations)
+  func aBatchOfConstantsEqualsTheSameChangesOneByOne(_ representation: Solver.Representation)
+    throws
+  {
+    let batched = Solver(representation: representation)
+    let one = Solver(representation: representation)
+    let (a, aw) = try Self.boxRow(batched)
+    let (b, bw) = try Self.boxRow(one)
+    let targets: [Double] = [-70, -10, -90, -55]  // widths 70, 10, 90, 55: 225 > 200
+    try batched.setConstants(Array(zip(aw, targets)))
+    for (c, k) in zip(bw, targets) { try one.setConstant(k, of: c) }
+    batched.updateVariables()
+    one.updateVariables()
+    for (x, y) in zip(a, b) { #expect(abs(batched.value(of: x) - one.value(of: y)) < 1e-9) }
+    let sum = a.reduce(0) { $0 + batched.value(of: $1) }
+    #expect(abs(sum - 200) < 1e-9)
+    for (c, k) in zip(aw, targets) { #expect(batched.constant(of: c) == k) }
+    // Later changes of the same constraint win.
+    try batched.setConstants([(aw[0], -30), (aw[0], -20)])
+    batched.updateVariables()
+    #expect(batched.constant(of: aw[0]) == -20)
+  }
+
+  @Test(arguments: representations)
+  func aRefusedBatchRestoresEveryConstant(_ representation: Solver.Representation) throws {
+    // x == 10 is implied by y == x + 5 and y == 15: moving it (with anything else in the
+    // same batch) must be refused, and nothing of the batch may stay.
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    let z = solver.makeVariable("z")
+    let fix = x == 10
+    let pull = (z == 3) | .weak
+    try solver.addConstraint(fix)
+    try solver.addConstraint(y == x + 5)
+    try solver.addConstraint(y == 15)
+    try solver.addConstraint(pull)
+    do {
+      try solver.setConstants([(pull, -7), (fix, -12)])
+      Issue.record("the batch should have been refused")
+    } catch {
+      guard case .unsatisfiableConstraint(let c) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(c === fix, "the error names the required constraint of the batch")
+    }
+    #expect(solver.constant(of: fix) == -10 && solver.constant(of: pull) == -3)
+    solver.updateVariables()
+    expectValue(solver, x, 10)
+    expectValue(solver, z, 3)
+  }
+
+  @Test(arguments: representations)
+  func aBatchIsCheckedBeforeAnythingChanges(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
+    let (_, widths) = try Self.boxRow(solver)
+    let stranger = solver.makeVariable("s") == 1
+    #expect(throws: SolverError.self) { try solver.setConstants([(widths[0], -5), (stranger, 0)]) }
+    #expect(throws: SolverError.self) {
+      try solver.setConstants([(widths[1], -5), (widths[2], .infinity)])
+    }
+    #expect(solver.constant(of: widths[0]) == -40 && solver.constant(of: widths[1]) == -40)
+  }
+}
