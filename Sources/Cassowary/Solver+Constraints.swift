@@ -246,12 +246,20 @@ extension Solver {
 
   /// `changeConstant` for several records: every shift first, then one value update and one
   /// dual optimisation; on a conflict everything is undone, shifts and pivots newest first.
-  func changeConstants(_ changes: [(record: Int, constant: Double)]) throws(SolverError) {
+  /// The constraints must be known (the caller checked).
+  func changeConstants<C: Collection>(_ changes: C) throws(SolverError)
+  where C.Element == (Constraint, Double) {
     tableau.pivotLog = []
-    defer { tableau.pivotLog = nil }
     var applied: [(record: Int, old: Double)] = []
+    swap(&applied, &changedRecords)
+    defer {
+      tableau.pivotLog = nil
+      applied.removeAll(keepingCapacity: true)
+      swap(&applied, &changedRecords)
+    }
     var consistent = true
-    for (index, constant) in changes {
+    for (constraint, constant) in changes {
+      let index = Int(constraintIndex[ObjectIdentifier(constraint)]!)
       let record = records[index]
       let delta = (constant - record.constant) / record.markerCoefficient
       guard delta != 0 else { continue }

@@ -33,6 +33,8 @@ public final class Solver {
   @exclusivity(unchecked) var edits: [EditRecord] = []
   /// Reused by `updateVariables(_:)` for the variables whose value changed.
   @exclusivity(unchecked) var movedVariables: [Int32] = []
+  /// Reused by `setConstants(_:)` for the records it changed and their old constants.
+  @exclusivity(unchecked) var changedRecords: [(record: Int, old: Double)] = []
 
   /// How the tableau stores its rows. Both give the same solutions; they differ in cost.
   public enum Representation: Sendable {
@@ -191,7 +193,7 @@ public final class Solver {
       }
       guard constant.isFinite else { throw .nonFiniteValue(constant) }
     }
-    try changeConstants(changes.map { (Int(constraintIndex[ObjectIdentifier($0.0)]!), $0.1) })
+    try changeConstants(changes)
     checkInvariants()
   }
 
