@@ -247,8 +247,7 @@ extension Solver {
   /// `changeConstant` for several records: every shift first, then one value update and one
   /// dual optimisation; on a conflict everything is undone, shifts and pivots newest first.
   /// The constraints must be known (the caller checked).
-  func changeConstants<C: Collection>(_ changes: C) throws(SolverError)
-  where C.Element == (Constraint, Double) {
+  func changeConstants(_ changes: [(Constraint, Double)]) throws(SolverError) {
     tableau.pivotLog = []
     var applied: [(record: Int, old: Double)] = []
     swap(&applied, &changedRecords)

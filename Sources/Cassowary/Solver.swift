@@ -185,8 +185,7 @@ public final class Solver {
   ///   ``SolverError/unsatisfiableConstraint(_:)`` when the required constraints cannot all
   ///   hold with the new constants; every constant is then restored, and the error names the
   ///   first required constraint of the batch (only those can conflict).
-  public func setConstants<C: Collection>(_ changes: C) throws(SolverError)
-  where C.Element == (Constraint, Double) {
+  public func setConstants(_ changes: [(Constraint, Double)]) throws(SolverError) {
     for (constraint, constant) in changes {
       guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
         throw .unknownConstraint(constraint)
@@ -242,23 +241,34 @@ public final class Solver {
   /// Suggests a value for an edit variable and re-solves with the dual simplex.
   /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``.
   public func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
-    try suggestValues(CollectionOfOne((variable, value)))
+    try checkSuggestion(variable, value)
+    applySuggestion(edit: Int(editIndex[Int(variable.index)]), value: value)
+    finishSuggestions()
   }
 
   /// Suggests values for several edit variables, then re-solves once. All suggestions are
   /// checked before any is applied.
+  ///
+  /// The batch APIs take arrays rather than any collection: called from another module, a
+  /// generic collection is read through its witness table, and each element read allocated
+  /// (a coroutine frame), which showed up as an allocation per element in every tick.
   /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``.
-  public func suggestValues<S: Collection>(_ suggestions: S) throws(SolverError)
-  where S.Element == (Variable, Double) {
-    for (variable, value) in suggestions {
-      guard isKnown(variable), editIndex[Int(variable.index)] >= 0 else {
-        throw .unknownEditVariable(variable)
-      }
-      guard value.isFinite else { throw .nonFiniteValue(value) }
-    }
+  public func suggestValues(_ suggestions: [(Variable, Double)]) throws(SolverError) {
+    for (variable, value) in suggestions { try checkSuggestion(variable, value) }
     for (variable, value) in suggestions {
       applySuggestion(edit: Int(editIndex[Int(variable.index)]), value: value)
     }
+    finishSuggestions()
+  }
+
+  private func checkSuggestion(_ variable: Variable, _ value: Double) throws(SolverError) {
+    guard isKnown(variable), editIndex[Int(variable.index)] >= 0 else {
+      throw .unknownEditVariable(variable)
+    }
+    guard value.isFinite else { throw .nonFiniteValue(value) }
+  }
+
+  private func finishSuggestions() {
     let feasible = tableau.dualOptimize()
     // Edit constraints are never required, so their errors can always absorb a suggestion.
     precondition(feasible, "Cassowary: dual optimisation failed after a suggestion")
