@@ -222,31 +222,56 @@ extension Solver {
     freeRecords.append(index)
   }
 
+  /// Shifts a record's marker for its constant going from `old` to `new`. Two finite
+  /// constants can be further apart than the largest Double; the shift then goes through
+  /// zero, and redundant equalities are checked only once it is complete.
+  func shiftRecord(
+    _ record: ConstraintRecord, from old: Double, to new: Double, propagate: Bool = true
+  ) -> Bool {
+    let k = record.markerCoefficient
+    let delta = (new - old) / k
+    if delta.isFinite { return tableau.shiftMarker(record.marker, by: delta, propagate: propagate) }
+    let outermost = tableau.deferredDummyChecks == nil
+    if outermost { tableau.deferredDummyChecks = [] }
+    _ = tableau.shiftMarker(record.marker, by: -old / k, propagate: false)
+    _ = tableau.shiftMarker(record.marker, by: new / k, propagate: false)
+    guard outermost else { return true }
+    let updated = !propagate || tableau.updateValues()
+    return tableau.finishDeferredDummyChecks() && updated
+  }
+
   func changeConstant(record index: Int, to constant: Double) throws(SolverError) {
     let record = records[index]
-    let delta = (constant - record.constant) / record.markerCoefficient
-    guard delta != 0 else { return }
+    guard constant != record.constant else { return }
     records[index].constant = constant
     tableau.pivotLog = []
     defer { tableau.pivotLog = nil }
-    if tableau.shiftMarker(record.marker, by: delta) && tableau.dualOptimize() { return }
+    if shiftRecord(record, from: record.constant, to: constant) && tableau.dualOptimize() {
+      return
+    }
     // The required constraints conflict with the new constant. Undo the shift and then the
     // dual pivots, newest first: that restores the old basis, hence the old solution exactly
     // (another optimum would do for the simplex, but not for the caller).
     records[index].constant = record.constant
-    _ = tableau.shiftMarker(record.marker, by: -delta)
+    _ = shiftRecord(record, from: constant, to: record.constant)
+    undoLoggedPivots()
+    throw .unsatisfiableConstraint(record.constraint!)
+  }
+
+  /// Reverses the pivots logged since `pivotLog` was set, newest first.
+  private func undoLoggedPivots() {
     let log = tableau.pivotLog!
     tableau.pivotLog = nil
     for step in log.reversed() {
       tableau.pivot(entering: step.leaving, leaving: step.entering)
     }
     tableau.infeasible.removeAll()
-    throw .unsatisfiableConstraint(record.constraint!)
   }
 
-  /// `changeConstant` for several records: every shift first, then one value update and one
-  /// dual optimisation; on a conflict everything is undone, shifts and pivots newest first.
-  /// The constraints must be known (the caller checked).
+  /// `changeConstant` for several records: every shift first, then one value update, one
+  /// check of the redundant equalities the shifts moved, and one dual optimisation; on a
+  /// conflict everything is undone, shifts and pivots newest first. The constraints must be
+  /// known (the caller checked).
   func changeConstants(_ changes: [(Constraint, Double)]) throws(SolverError) {
     tableau.pivotLog = []
     var applied: [(record: Int, old: Double)] = []
@@ -256,31 +281,28 @@ extension Solver {
       applied.removeAll(keepingCapacity: true)
       swap(&applied, &changedRecords)
     }
-    var consistent = true
+    tableau.deferredDummyChecks = []
     for (constraint, constant) in changes {
       let index = Int(constraintIndex[ObjectIdentifier(constraint)]!)
       let record = records[index]
-      let delta = (constant - record.constant) / record.markerCoefficient
-      guard delta != 0 else { continue }
+      guard constant != record.constant else { continue }
       applied.append((index, record.constant))
       records[index].constant = constant
-      consistent = tableau.shiftMarker(record.marker, by: delta, propagate: false) && consistent
+      _ = shiftRecord(record, from: record.constant, to: constant, propagate: false)
     }
+    let updated = tableau.updateValues()
+    let consistent = tableau.finishDeferredDummyChecks()
     if applied.isEmpty { return }
-    if tableau.updateValues() && consistent && tableau.dualOptimize() { return }
+    if updated && consistent && tableau.dualOptimize() { return }
+    tableau.deferredDummyChecks = []
     for (index, old) in applied.reversed() {
       let record = records[index]
       records[index].constant = old
-      _ = tableau.shiftMarker(
-        record.marker, by: (old - record.constant) / record.markerCoefficient, propagate: false)
+      _ = shiftRecord(record, from: record.constant, to: old, propagate: false)
     }
     _ = tableau.updateValues()
-    let log = tableau.pivotLog!
-    tableau.pivotLog = nil
-    for step in log.reversed() {
-      tableau.pivot(entering: step.leaving, leaving: step.entering)
-    }
-    tableau.infeasible.removeAll()
+    _ = tableau.finishDeferredDummyChecks()
+    undoLoggedPivots()
     let culprit = applied.first { records[$0.record].strength.isRequired } ?? applied[0]
     throw .unsatisfiableConstraint(records[culprit.record].constraint!)
   }

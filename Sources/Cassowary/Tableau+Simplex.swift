@@ -244,6 +244,16 @@ extension Tableau {
     return (!propagate || updateValues()) && consistent
   }
 
+  /// Ends a run of shifts whose redundant-equality checks were deferred (with
+  /// `deferredDummyChecks` set): whether every basic dummy they moved is zero again. Call
+  /// after `updateValues()`, which checks the dummies it recomputes itself.
+  mutating func finishDeferredDummyChecks() -> Bool {
+    let moved = deferredDummyChecks ?? []
+    deferredDummyChecks = nil
+    for d in moved where isBasic(d) && !nearZero(values[d.index]) { return false }
+    return true
+  }
+
   /// Stores a basic symbol's new value after a shift, with the checks `updateValues()`
   /// makes. Returns `false` for a basic dummy that stops being zero.
   @inline(__always)
@@ -252,7 +262,13 @@ extension Tableau {
     counters.valuesUpdated &+= 1
     noteChanged(symbol)
     if symbol.isExternal { return true }
-    if symbol.isDummy { return nearZero(value) }
+    if symbol.isDummy {
+      guard deferredDummyChecks == nil else {
+        deferredDummyChecks!.append(symbol)
+        return true
+      }
+      return nearZero(value)
+    }
     if value < 0 { infeasible.append(symbol) }
     return true
   }

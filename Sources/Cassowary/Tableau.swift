@@ -84,6 +84,10 @@ struct Tableau {
   /// Bumped by every change to some row's coefficients (not its constant); cached columns
   /// are valid for one version (see `Tableau+ShiftCache.swift`).
   var structureVersion: UInt64 = 0
+  /// When set, shifts do not check the basic dummies they move but list them here, for a
+  /// check once a batch of shifts is complete (an intermediate state may break a redundant
+  /// equality that the batch as a whole keeps).
+  var deferredDummyChecks: [Symbol]?
   var shiftCache = ShiftCache()
 
   init(lazy: Bool) { self.lazy = lazy }

@@ -126,24 +126,33 @@ final class LayoutEngine {
   func setConstant(
     _ constant: Double, of constraint: Constraint, describing owner: @autoclosure () -> String
   ) throws(LayoutError) {
-    changed += 1
     guard solver.strength(of: constraint)?.isRequired ?? true else {
       pendingConstants.append((constraint, constant))
       needsSolve = true
+      changed += 1
       return
     }
     flushConstants()
     try solverCall(owner()) { () throws(SolverError) in
       try solver.setConstant(constant, of: constraint)
     }
+    changed += 1
   }
 
   /// Hands the batched constant changes to the solver.
   private func flushConstants() {
     guard !pendingConstants.isEmpty else { return }
     // Non-required constants never conflict with the required constraints, and every
-    // constraint here was installed by this engine: the batch cannot be refused.
-    try? solver.setConstants(pendingConstants)
+    // constraint here is installed (removals and strength changes flush first): the batch
+    // cannot be refused. Were it refused anyway, each change is tried alone, so that one
+    // bad entry cannot drop the others.
+    do throws(SolverError) {
+      try solver.setConstants(pendingConstants)
+    } catch {
+      for (constraint, constant) in pendingConstants {
+        try? solver.setConstant(constant, of: constraint)
+      }
+    }
     pendingConstants.removeAll(keepingCapacity: true)
   }
 

@@ -394,3 +394,57 @@ extension SolverTests {
     #expect(solver.constant(of: widths[0]) == -40 && solver.constant(of: widths[1]) == -40)
   }
 }
+
+extension SolverTests {
+  @Test(arguments: representations)
+  func aBatchMayMoveARedundantPairTogether(_ representation: Solver.Representation) throws {
+    // The second `x == 10` is implied by the first: neither can move alone, both together
+    // can. Halfway through the batch the pair disagrees; only the end state counts.
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let first = x == 10
+    let second = x == 10
+    try solver.addConstraint(first)
+    try solver.addConstraint(second)
+    #expect(throws: SolverError.self) { try solver.setConstant(-20, of: first) }
+    try solver.setConstants([(first, -20), (second, -20)])
+    solver.updateVariables()
+    expectValue(solver, x, 20)
+    #expect(solver.constant(of: first) == -20 && solver.constant(of: second) == -20)
+  }
+
+  @Test(arguments: representations)
+  func constantsFurtherApartThanTheLargestDoubleStillShift(
+    _ representation: Solver.Representation
+  ) throws {
+    // -1.7e308 to 1.7e308 is a change of 3.4e308, which overflows: the shift goes through 0.
+    let huge = 1.7e308
+    let tolerance = 1e-9 * huge
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    let pull = (x == huge) | .weak
+    try solver.addConstraint(pull)
+    try solver.addConstraint(y == 0.5 * x)
+    try solver.setConstant(huge, of: pull)
+    solver.updateVariables()
+    expectValue(solver, x, -huge, tolerance: tolerance)
+    try solver.setConstants([(pull, -huge)])
+    solver.updateVariables()
+    expectValue(solver, x, huge, tolerance: tolerance)
+    expectValue(solver, y, huge / 2, tolerance: tolerance)
+    // A refused change across the same distance restores everything: x == 1.7e308 may not
+    // become x == -1.7e308 while x >= 0 is required. (Systems whose rows' values themselves
+    // leave the range of Double, such as a weak pull 3.4e308 away, are another matter.)
+    let other = Solver(representation: representation)
+    let z = other.makeVariable("z")
+    let fix = z == huge
+    try other.addConstraint(fix)
+    try other.addConstraint(z >= 0)
+    #expect(throws: SolverError.self) { try other.setConstant(huge, of: fix) }
+    #expect(throws: SolverError.self) { try other.setConstants([(fix, huge)]) }
+    #expect(other.constant(of: fix) == -huge)
+    other.updateVariables()
+    expectValue(other, z, huge, tolerance: tolerance)
+  }
+}
