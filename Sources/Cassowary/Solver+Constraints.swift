@@ -270,9 +270,8 @@ extension Solver {
 
   /// `changeConstant` for several records: every shift first, then one value update, one
   /// check of the redundant equalities the shifts moved, and one dual optimisation; on a
-  /// conflict everything is undone, shifts and pivots newest first. The constraints must be
-  /// known (the caller checked).
-  func changeConstants(_ changes: [(Constraint, Double)]) throws(SolverError) {
+  /// conflict everything is undone, shifts and pivots newest first.
+  func changeConstants(_ changes: [(record: Int, constant: Double)]) throws(SolverError) {
     tableau.pivotLog = []
     var applied: [(record: Int, old: Double)] = []
     swap(&applied, &changedRecords)
@@ -282,8 +281,7 @@ extension Solver {
       swap(&applied, &changedRecords)
     }
     tableau.deferredDummyChecks = []
-    for (constraint, constant) in changes {
-      let index = Int(constraintIndex[ObjectIdentifier(constraint)]!)
+    for (index, constant) in changes {
       let record = records[index]
       guard constant != record.constant else { continue }
       applied.append((index, record.constant))

@@ -33,7 +33,9 @@ public final class Solver {
   @exclusivity(unchecked) var edits: [EditRecord] = []
   /// Reused by `updateVariables(_:)` for the variables whose value changed.
   @exclusivity(unchecked) var movedVariables: [Int32] = []
-  /// Reused by `setConstants(_:)` for the records it changed and their old constants.
+  /// Reused by `setConstants(_:)`: the records to change and their new constants, and the
+  /// records changed with their old constants.
+  @exclusivity(unchecked) var constantBatch: [(record: Int, constant: Double)] = []
   @exclusivity(unchecked) var changedRecords: [(record: Int, old: Double)] = []
 
   /// How the tableau stores its rows. Both give the same solutions; they differ in cost.
@@ -186,13 +188,22 @@ public final class Solver {
   ///   hold with the new constants; every constant is then restored, and the error names the
   ///   first required constraint of the batch (only those can conflict).
   public func setConstants(_ changes: [(Constraint, Double)]) throws(SolverError) {
+    // Each constraint is looked up once; the records go to `changeConstants` in a reused
+    // buffer.
+    var batch: [(record: Int, constant: Double)] = []
+    swap(&batch, &constantBatch)
+    defer {
+      batch.removeAll(keepingCapacity: true)
+      swap(&batch, &constantBatch)
+    }
     for (constraint, constant) in changes {
-      guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
+      guard let index = constraintIndex[ObjectIdentifier(constraint)] else {
         throw .unknownConstraint(constraint)
       }
       guard constant.isFinite else { throw .nonFiniteValue(constant) }
+      batch.append((Int(index), constant))
     }
-    try changeConstants(changes)
+    try changeConstants(batch)
     checkInvariants()
   }
 

@@ -168,19 +168,10 @@ extension Tableau {
       column.directSlots.append(slot)
       column.directCoefficients.append(rows[Int(slot)].coefficient(for: marker))
     }
-    // Push a unit change of the marker forward through the rows that depend on it, in
-    // dependency order; every coefficient that is not exactly zero is kept, so the cached
-    // shift moves the same values the general path would.
-    let order = dependents(of: [marker])
-    accumulator[marker.index] = 1
-    for b in order where b != marker {
-      let row = rows[Int(basicSlot[b.index])]
-      var d = 0.0
-      for i in row.symbols.indices {
-        d += row.coefficients[i] * accumulator[row.symbols[i].index]
-      }
-      accumulator[b.index] = d
-      guard d != 0 else { continue }
+    // Every coefficient that is not exactly zero is kept, so the cached shift moves the
+    // same values the general path would.
+    forEachColumnEntry(of: marker) { b, d in
+      guard d != 0 else { return }
       if b.isExternal {
         column.externals.append(b)
         column.externalCoefficients.append(d)
@@ -192,7 +183,6 @@ extension Tableau {
         column.restrictedCoefficients.append(d)
       }
     }
-    for b in order { accumulator[b.index] = 0 }
     swap(&column, &shiftCache.columns[k])
     return k
   }

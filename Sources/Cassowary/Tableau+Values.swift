@@ -160,12 +160,13 @@ extension Tableau {
     if columns[symbol.index].count != Int(columnCounts[symbol.index]) { compactColumn(symbol) }
   }
 
-  /// The coefficient of `symbol` in every row's expansion (its column in the canonical
-  /// tableau), found by pushing a unit change forward through the rows that depend on it.
-  mutating func column(of symbol: Symbol) -> [(basic: Symbol, coefficient: Double)] {
+  /// Pushes a unit change of `symbol` forward through the rows that depend on it, in
+  /// dependency order, handing each dependent basic symbol and its coefficient in that
+  /// symbol's expansion (`symbol`'s canonical column) to `body`, zeros included.
+  @inline(__always)
+  mutating func forEachColumnEntry(of symbol: Symbol, _ body: (Symbol, Double) -> Void) {
     let order = dependents(of: [symbol])
     accumulator[symbol.index] = 1
-    var result: [(basic: Symbol, coefficient: Double)] = []
     for b in order where b != symbol {
       let row = rows[Int(basicSlot[b.index])]
       var d = 0.0
@@ -173,9 +174,18 @@ extension Tableau {
         d += row.coefficients[i] * accumulator[row.symbols[i].index]
       }
       accumulator[b.index] = d
-      if !nearZero(d) { result.append((b, d)) }
+      body(b, d)
     }
     for b in order { accumulator[b.index] = 0 }
+  }
+
+  /// The coefficient of `symbol` in every row's expansion (its column in the canonical
+  /// tableau), cells near zero left out.
+  mutating func column(of symbol: Symbol) -> [(basic: Symbol, coefficient: Double)] {
+    var result: [(basic: Symbol, coefficient: Double)] = []
+    forEachColumnEntry(of: symbol) { b, d in
+      if !nearZero(d) { result.append((b, d)) }
+    }
     return result
   }
 

@@ -208,7 +208,9 @@ public final class LayoutConstraint: CustomStringConvertible {
     }
     guard newValue != constant else { return }
     if let installed, let engine = firstView.owner?.engine {
-      try engine.setConstant(anchorConstant - newValue, of: installed, describing: description)
+      try engine.setConstant(
+        anchorConstant - newValue, of: installed, required: priority.isRequired,
+        describing: description)
       constant = newValue
       flagAffectedViews()
     } else {

@@ -122,11 +122,13 @@ final class LayoutEngine {
   }
 
   /// Changes a constraint's constant: at once for a required constraint (whose refusal must
-  /// reach the caller), batched until the next solver call for the others.
+  /// reach the caller), batched until the next solver call for the others. The caller says
+  /// which it is (it knows the priority; asking the solver would cost a look-up per change).
   func setConstant(
-    _ constant: Double, of constraint: Constraint, describing owner: @autoclosure () -> String
+    _ constant: Double, of constraint: Constraint, required: Bool,
+    describing owner: @autoclosure () -> String
   ) throws(LayoutError) {
-    guard solver.strength(of: constraint)?.isRequired ?? true else {
+    guard required else {
       pendingConstants.append((constraint, constant))
       needsSolve = true
       changed += 1
@@ -179,8 +181,9 @@ final class LayoutEngine {
   func pinWindow(to size: Size) {
     guard let window, let vars = window.variables else { return }
     if let pins = windowPins {
-      try? setConstant(-size.width, of: pins.width, describing: "window width")
-      try? setConstant(-size.height, of: pins.height, describing: "window height")
+      try? setConstant(-size.width, of: pins.width, required: true, describing: "window width")
+      try? setConstant(
+        -size.height, of: pins.height, required: true, describing: "window height")
       return
     }
     let pins = (width: vars.width == size.width, height: vars.height == size.height)

@@ -193,8 +193,9 @@ struct IntrinsicConstraints {
       return
     }
     if current.value != value {
-      try engine.setConstant(-value, of: current.minimum, describing: name())
-      try engine.setConstant(-value, of: current.maximum, describing: name())
+      // Intrinsic priorities are never required (checked where they are set).
+      try engine.setConstant(-value, of: current.minimum, required: false, describing: name())
+      try engine.setConstant(-value, of: current.maximum, required: false, describing: name())
       current.value = value
     }
     if current.priorities.0 != priorities.0 {
