@@ -47,6 +47,12 @@ extension Solver {
     guard expression.isFinite && constant.isFinite else {
       throw .nonFiniteConstraint(constraint)
     }
+    for term in expression.terms where !Limits.accepts(coefficient: term.coefficient) {
+      throw .coefficientOutOfRange(constraint, term.coefficient)
+    }
+    guard Limits.accepts(constant: constant) else {
+      throw .constantOutOfRange(constraint, constant)
+    }
     for term in expression.terms where !isKnown(term.variable) {
       throw .unknownVariable(term.variable)
     }
@@ -107,12 +113,15 @@ extension Solver {
       if !subject.isValid { row = tableau.expand(row) }
     }
     if !subject.isValid { subject = chooseSubject(row, marker: marker, other: other) }
+    // The size of the constraint's numbers at the current solution: residuals are judged
+    // against it.
+    let scale = magnitude(of: expression, constant: constant)
     if !subject.isValid && row.symbols.allSatisfy(\.isDummy) {
       // Only dummies: the constraint is implied by required equalities (constant 0) or
       // contradicts them.
-      guard nearZero(row.constant) else {
+      guard abs(row.constant) <= feasibilityTolerance * scale else {
         release(marker, other)
-        throw .unsatisfiableConstraint(constraint)
+        throw refusal(of: constraint, blockedBy: Array(row.symbols))
       }
       subject = marker
     }
@@ -127,9 +136,9 @@ extension Solver {
       tableau.updateValues()
     } else {
       // Phase one undoes its own pivots when it fails.
-      guard tableau.addWithArtificialVariable(row) else {
+      guard tableau.addWithArtificialVariable(row, scale: scale) else {
         release(marker, other)
-        throw .unsatisfiableConstraint(constraint)
+        throw refusal(of: constraint, blockedBy: tableau.blockingSymbols)
       }
     }
 
@@ -151,6 +160,17 @@ extension Solver {
     constraintIndex[ObjectIdentifier(constraint)] = index
     tableau.optimize()
     return index
+  }
+
+  /// `|constant| + Σ |coefficient · value|` of a constraint's expression at the current
+  /// solution (at least 1e-300, so that a tolerance relative to it is never zero).
+  func magnitude(of expression: Expression, constant: Double) -> Double {
+    var sum = abs(constant)
+    for term in expression.terms {
+      let symbol = variableSymbols[Int(term.variable.index)]
+      sum += abs(term.coefficient * tableau.values[symbol.index])
+    }
+    return Swift.max(sum, 1e-300)
   }
 
   /// The symbol to solve a new row for: an unrestricted variable if the row has one (so no
@@ -186,6 +206,20 @@ extension Solver {
     return .invalid
   }
 
+  /// The error for a required constraint that cannot hold, after recording in
+  /// ``conflictingConstraints`` the required constraints whose markers blocked it.
+  func refusal(of constraint: Constraint, blockedBy blocking: [Symbol]) -> SolverError {
+    let markers = Set(blocking.map(\.raw))
+    conflictingConstraints = records.compactMap { record in
+      guard let c = record.constraint, c !== constraint, record.strength.isRequired,
+        markers.contains(record.marker.raw)
+      else { return nil }
+      return c
+    }
+    tableau.blockingSymbols = []
+    return .unsatisfiableConstraint(constraint)
+  }
+
   func release(_ marker: Symbol, _ other: Symbol) {
     tableau.releaseSymbol(marker)
     if other.isValid { tableau.releaseSymbol(other) }
@@ -206,15 +240,18 @@ extension Solver {
       // Make the marker basic by a pivot that keeps the other rows feasible; dropping its
       // row then removes exactly this constraint's equation.
       let leaving = tableau.markerLeavingSymbol(marker)
-      precondition(leaving.isValid, "Cassowary: no leaving row for a constraint's marker")
-      tableau.pivot(entering: marker, leaving: leaving)
+      if leaving.isValid { tableau.pivot(entering: marker, leaving: leaving) }
+      // Otherwise no row names the marker: the equation carries nothing the other rows need
+      // (cells are only dropped when they cancel), and there is no row to remove.
     }
-    if tableau.lazy {
-      // Rows that name the marker take its definition before it goes.
-      let definition = tableau.row(of: marker)!
-      tableau.substitute(marker, with: definition)
+    if tableau.isBasic(marker) {
+      if tableau.lazy {
+        // Rows that name the marker take its definition before it goes.
+        let definition = tableau.row(of: marker)!
+        tableau.substitute(marker, with: definition)
+      }
+      _ = tableau.removeRow(of: marker)
     }
-    _ = tableau.removeRow(of: marker)
     tableau.updateValues()
     tableau.optimize()
     release(record.marker, record.other)
@@ -222,22 +259,13 @@ extension Solver {
     freeRecords.append(index)
   }
 
-  /// Shifts a record's marker for its constant going from `old` to `new`. Two finite
-  /// constants can be further apart than the largest Double; the shift then goes through
-  /// zero, and redundant equalities are checked only once it is complete.
+  /// Shifts a record's marker for its constant going from `old` to `new`. Constants are
+  /// within ``Limits/largestConstant``, so the difference is always finite.
   func shiftRecord(
     _ record: ConstraintRecord, from old: Double, to new: Double, propagate: Bool = true
   ) -> Bool {
-    let k = record.markerCoefficient
-    let delta = (new - old) / k
-    if delta.isFinite { return tableau.shiftMarker(record.marker, by: delta, propagate: propagate) }
-    let outermost = tableau.deferredDummyChecks == nil
-    if outermost { tableau.deferredDummyChecks = [] }
-    _ = tableau.shiftMarker(record.marker, by: -old / k, propagate: false)
-    _ = tableau.shiftMarker(record.marker, by: new / k, propagate: false)
-    guard outermost else { return true }
-    let updated = !propagate || tableau.updateValues()
-    return tableau.finishDeferredDummyChecks() && updated
+    let delta = (new - old) / record.markerCoefficient
+    return tableau.shiftMarker(record.marker, by: delta, propagate: propagate)
   }
 
   func changeConstant(record index: Int, to constant: Double) throws(SolverError) {
@@ -253,9 +281,10 @@ extension Solver {
     // dual pivots, newest first: that restores the old basis, hence the old solution exactly
     // (another optimum would do for the simplex, but not for the caller).
     records[index].constant = record.constant
+    let blocking = tableau.blockingSymbols
     _ = shiftRecord(record, from: constant, to: record.constant)
     undoLoggedPivots()
-    throw .unsatisfiableConstraint(record.constraint!)
+    throw refusal(of: record.constraint!, blockedBy: blocking)
   }
 
   /// Reverses the pivots logged since `pivotLog` was set, newest first.
@@ -292,6 +321,7 @@ extension Solver {
     let consistent = tableau.finishDeferredDummyChecks()
     if applied.isEmpty { return }
     if updated && consistent && tableau.dualOptimize() { return }
+    let blocking = tableau.blockingSymbols
     tableau.deferredDummyChecks = []
     for (index, old) in applied.reversed() {
       let record = records[index]
@@ -302,7 +332,7 @@ extension Solver {
     _ = tableau.finishDeferredDummyChecks()
     undoLoggedPivots()
     let culprit = applied.first { records[$0.record].strength.isRequired } ?? applied[0]
-    throw .unsatisfiableConstraint(records[culprit.record].constraint!)
+    throw refusal(of: records[culprit.record].constraint!, blockedBy: blocking)
   }
 
   func changeStrength(record index: Int, to strength: Strength) throws(SolverError) {
@@ -343,14 +373,7 @@ extension Solver {
     // shift is `value - old`.
     records[record].constant = -value
     let marker = records[record].marker
-    let delta = value - old
-    if delta.isFinite {
-      _ = tableau.shiftMarker(marker, by: delta)
-    } else {
-      // Between huge values of opposite signs the difference overflows: go through zero.
-      _ = tableau.shiftMarker(marker, by: -old)
-      _ = tableau.shiftMarker(marker, by: value)
-    }
+    _ = tableau.shiftMarker(marker, by: value - old)
   }
 
   func removeEdit(at edit: Int) {

@@ -119,6 +119,12 @@ public final class Solver {
     symbolVariables[symbol.index] = variable.index
   }
 
+  /// After an operation threw ``SolverError/unsatisfiableConstraint(_:)``: the required
+  /// constraints in the solver that cannot hold together with the refused constraint (or
+  /// its new constant). It names a conflicting set, not always the smallest one; it is empty
+  /// when the refused constraint contradicts itself (`0 == 1`) or after any other outcome.
+  @exclusivity(unchecked) public internal(set) var conflictingConstraints: [Constraint] = []
+
   /// Work done since the solver was created.
   public var counters: SolverCounters { tableau.counters }
 
@@ -126,8 +132,10 @@ public final class Solver {
 
   /// Adds a constraint.
   /// - Throws: ``SolverError/duplicateConstraint(_:)``, ``SolverError/nonFiniteConstraint(_:)``,
+  ///   ``SolverError/coefficientOutOfRange(_:_:)``, ``SolverError/constantOutOfRange(_:_:)``,
   ///   ``SolverError/unknownVariable(_:)``, ``SolverError/unsatisfiableConstraint(_:)``.
   public func addConstraint(_ constraint: Constraint) throws(SolverError) {
+    conflictingConstraints = []
     guard constraintIndex[ObjectIdentifier(constraint)] == nil else {
       throw .duplicateConstraint(constraint)
     }
@@ -166,14 +174,15 @@ public final class Solver {
   /// Changes the constant of a constraint's expression (`expression relation 0`) in place:
   /// the tableau rows are shifted and re-optimised by the dual simplex, with no removal and
   /// no re-insertion. This is Auto Layout's fast path for `constant` changes.
-  /// - Throws: ``SolverError/unknownConstraint(_:)``, ``SolverError/nonFiniteValue(_:)``, and
+  /// - Throws: ``SolverError/unknownConstraint(_:)``, ``SolverError/nonFiniteValue(_:)``, ``SolverError/valueOutOfRange(_:)``, and
   ///   ``SolverError/unsatisfiableConstraint(_:)`` when a required constraint can no longer
   ///   hold (the old constant is then restored).
   public func setConstant(_ constant: Double, of constraint: Constraint) throws(SolverError) {
+    conflictingConstraints = []
     guard let index = constraintIndex[ObjectIdentifier(constraint)] else {
       throw .unknownConstraint(constraint)
     }
-    guard constant.isFinite else { throw .nonFiniteValue(constant) }
+    try checkValue(constant)
     try changeConstant(record: Int(index), to: constant)
     checkInvariants()
   }
@@ -183,11 +192,12 @@ public final class Solver {
   /// after a resize), each change alone would move the values of everything that depends on
   /// it, once per change; together they move once. All changes are checked before any is
   /// applied; later changes of the same constraint win.
-  /// - Throws: ``SolverError/unknownConstraint(_:)``, ``SolverError/nonFiniteValue(_:)``, and
+  /// - Throws: ``SolverError/unknownConstraint(_:)``, ``SolverError/nonFiniteValue(_:)``, ``SolverError/valueOutOfRange(_:)``, and
   ///   ``SolverError/unsatisfiableConstraint(_:)`` when the required constraints cannot all
   ///   hold with the new constants; every constant is then restored, and the error names the
   ///   first required constraint of the batch (only those can conflict).
   public func setConstants(_ changes: [(Constraint, Double)]) throws(SolverError) {
+    conflictingConstraints = []
     // Each constraint is looked up once; the records go to `changeConstants` in a reused
     // buffer.
     var batch: [(record: Int, constant: Double)] = []
@@ -200,7 +210,7 @@ public final class Solver {
       guard let index = constraintIndex[ObjectIdentifier(constraint)] else {
         throw .unknownConstraint(constraint)
       }
-      guard constant.isFinite else { throw .nonFiniteValue(constant) }
+      try checkValue(constant)
       batch.append((Int(index), constant))
     }
     try changeConstants(batch)
@@ -213,6 +223,7 @@ public final class Solver {
   ///   ``SolverError/unsatisfiableConstraint(_:)`` when it cannot become required (the old
   ///   strength is then kept).
   public func setStrength(_ strength: Strength, of constraint: Constraint) throws(SolverError) {
+    conflictingConstraints = []
     guard let index = constraintIndex[ObjectIdentifier(constraint)] else {
       throw .unknownConstraint(constraint)
     }
@@ -250,7 +261,7 @@ public final class Solver {
   }
 
   /// Suggests a value for an edit variable and re-solves with the dual simplex.
-  /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``.
+  /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``, ``SolverError/valueOutOfRange(_:)``.
   public func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
     try checkSuggestion(variable, value)
     applySuggestion(edit: Int(editIndex[Int(variable.index)]), value: value)
@@ -263,7 +274,7 @@ public final class Solver {
   /// The batch APIs take arrays rather than any collection: called from another module, a
   /// generic collection is read through its witness table, and each element read allocated
   /// (a coroutine frame), which showed up as an allocation per element in every tick.
-  /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``.
+  /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``, ``SolverError/valueOutOfRange(_:)``.
   public func suggestValues(_ suggestions: [(Variable, Double)]) throws(SolverError) {
     for (variable, value) in suggestions { try checkSuggestion(variable, value) }
     for (variable, value) in suggestions {
@@ -276,7 +287,13 @@ public final class Solver {
     guard isKnown(variable), editIndex[Int(variable.index)] >= 0 else {
       throw .unknownEditVariable(variable)
     }
+    try checkValue(value)
+  }
+
+  /// A suggested value or a new constant must be finite and within ``Limits``.
+  private func checkValue(_ value: Double) throws(SolverError) {
     guard value.isFinite else { throw .nonFiniteValue(value) }
+    guard Limits.accepts(constant: value) else { throw .valueOutOfRange(value) }
   }
 
   private func finishSuggestions() {

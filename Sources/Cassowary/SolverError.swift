@@ -20,6 +20,14 @@ public enum SolverError: Error, Equatable, CustomStringConvertible {
   case nonFiniteConstraint(Constraint)
   /// A suggested value or a new constant is infinite or NaN.
   case nonFiniteValue(Double)
+  /// A coefficient of the constraint (the number given) is outside what the solver's
+  /// precision handles: non-zero magnitudes from ``Limits/smallestCoefficient`` to
+  /// ``Limits/largestCoefficient``.
+  case coefficientOutOfRange(Constraint, Double)
+  /// The constant of the constraint is larger than ``Limits/largestConstant``.
+  case constantOutOfRange(Constraint, Double)
+  /// A suggested value or a new constant is larger than ``Limits/largestConstant``.
+  case valueOutOfRange(Double)
   /// The variable was not created by this solver.
   case unknownVariable(Variable)
 
@@ -33,6 +41,13 @@ public enum SolverError: Error, Equatable, CustomStringConvertible {
     case .requiredEditStrength(let v): "edit variable v\(v.index) cannot have required strength"
     case .nonFiniteConstraint(let c): "non-finite coefficient or constant in \(c)"
     case .nonFiniteValue(let x): "non-finite value \(x)"
+    case .coefficientOutOfRange(let c, let x):
+      "coefficient \(x) out of range (non-zero magnitudes \(Limits.text(Limits.smallestCoefficient))"
+        + " to \(Limits.text(Limits.largestCoefficient))) in \(c)"
+    case .constantOutOfRange(let c, let x):
+      "constant \(x) out of range (magnitudes up to \(Limits.text(Limits.largestConstant))) in \(c)"
+    case .valueOutOfRange(let x):
+      "value \(x) out of range (magnitudes up to \(Limits.text(Limits.largestConstant)))"
     case .unknownVariable(let v): "variable v\(v.index) does not belong to this solver"
     }
   }

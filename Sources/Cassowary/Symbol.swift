@@ -32,7 +32,3 @@ struct Symbol: Hashable, Comparable {
 
   static func < (lhs: Symbol, rhs: Symbol) -> Bool { lhs.raw < rhs.raw }
 }
-
-/// Coefficients this close to zero are dropped, as kiwi does, so that round-off never leaves
-/// phantom cells in the tableau.
-@inline(__always) func nearZero(_ x: Double) -> Bool { abs(x) < 1.0e-8 }

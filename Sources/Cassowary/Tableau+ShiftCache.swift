@@ -97,7 +97,8 @@ extension Tableau {
       column.directSlots.withUnsafeBufferPointer { slots in
         column.directCoefficients.withUnsafeBufferPointer { coefficients in
           for i in 0..<slots.count {
-            rows[Int(slots[i])].constant += coefficients[i] * delta
+            let slot = Int(slots[i])
+            rows[slot].constant = cancellingSum(rows[slot].constant, coefficients[i] * delta)
           }
         }
       }
@@ -112,7 +113,7 @@ extension Tableau {
           column.externalCoefficients.withUnsafeBufferPointer { coefficients in
             for i in 0..<symbols.count {
               let index = symbols[i].index
-              values[index] += coefficients[i] * delta
+              values[index] = cancellingSum(values[index], coefficients[i] * delta)
               if !changed[index] {
                 changed[index] = true
                 changedExternals.append(symbols[i])
@@ -124,7 +125,7 @@ extension Tableau {
           column.restrictedCoefficients.withUnsafeBufferPointer { coefficients in
             for i in 0..<symbols.count {
               let index = symbols[i].index
-              let v = values[index] + coefficients[i] * delta
+              let v = cancellingSum(values[index], coefficients[i] * delta)
               values[index] = v
               if v < 0 { infeasible.append(symbols[i]) }
             }
@@ -134,9 +135,9 @@ extension Tableau {
           column.dummyCoefficients.withUnsafeBufferPointer { coefficients in
             for i in 0..<symbols.count {
               let index = symbols[i].index
-              let v = values[index] + coefficients[i] * delta
+              let v = cancellingSum(values[index], coefficients[i] * delta)
               values[index] = v
-              if !nearZero(v) { consistent = false }
+              if v != 0 { consistent = false }
             }
           }
         }

@@ -59,12 +59,30 @@ extension Tableau {
   /// Restores feasibility of the rows queued in `infeasible` while keeping optimality.
   /// Returns `false` when some row cannot be made feasible (the required constraints
   /// conflict); the tableau is then consistent but infeasible and the caller rolls back.
+  ///
+  /// Rows are taken newest first, which follows a suggestion's effect outwards and usually
+  /// needs the fewest pivots. That order has no guarantee against cycling on degenerate
+  /// pivots, so past `2 · rows + 64` pivots in one call the leaving row is instead the
+  /// infeasible one with the lowest symbol (with the entering rule's ties also going to the
+  /// lowest symbol, this is Bland's rule for the dual, which terminates).
   mutating func dualOptimize() -> Bool {
-    while let leaving = infeasible.popLast() {
+    var pivots = 0
+    let blandAfter = 2 &* rowCount &+ 64
+    while !infeasible.isEmpty {
+      if pivots >= blandAfter {
+        var lowest = infeasible.count - 1
+        for i in infeasible.indices where infeasible[i] < infeasible[lowest] { lowest = i }
+        infeasible.swapAt(lowest, infeasible.count - 1)
+      }
+      let leaving = infeasible.removeLast()
+      // Entries can be stale: the symbol may have left the basis since it was queued, or
+      // been released and its index reused by another symbol (a removed constraint's
+      // marker queued while its row went away), so the row must still be this symbol's.
       let slot = basicSlot[leaving.index]
-      guard slot >= 0 else { continue }
+      guard slot >= 0 && rowBasic[Int(slot)] == leaving else { continue }
       let value = values[leaving.index]
-      guard value < 0 && !nearZero(value) else { continue }
+      // Values are snapped to zero when they are round-off, so the test is exact.
+      guard value < 0 else { continue }
       // A row that names no basic symbol is its own expansion: it stays in place rather
       // than being re-installed cell by cell (a dense row in a stack of views has one cell
       // per box).
@@ -73,10 +91,14 @@ extension Tableau {
       let expanded = counters.expansions != before
       let entering = dualEnteringSymbol(row)
       guard entering.isValid else {
+        // Every cell of the row already helps its value be as large as it can: the
+        // constraints of those symbols and of the row itself cannot hold together.
+        blockingSymbols = Array(row.symbols) + [leaving]
         infeasible.removeAll()
         return false
       }
       pivot(entering: entering, leaving: leaving, expanded: expanded ? row : nil)
+      pivots &+= 1
     }
     return true
   }
@@ -140,7 +162,10 @@ extension Tableau {
   /// restores the old basis) and the artificial row dropped. Undoing costs the pivots
   /// made; keeping a copy to restore instead costs a copy of the whole tableau on every
   /// such insertion, which made building large layouts quadratic.
-  mutating func addWithArtificialVariable(_ row: Row) -> Bool {
+  ///
+  /// `scale` is the magnitude of the constraint's terms: a residual within
+  /// `feasibilityTolerance` of it is round-off, and the constraint is accepted.
+  mutating func addWithArtificialVariable(_ row: Row, scale: Double) -> Bool {
     let art = newSymbol(.slack)
     addRow(row, basic: art)
     updateValues()
@@ -148,9 +173,15 @@ extension Tableau {
     defer { pivotLog = nil }
     artificial = row
     optimize(artificialPhase: true)
-    let success = nearZero(artificial!.constant)
+    // At the phase-one optimum the artificial symbol is written over the parametric symbols
+    // that stop it from decreasing further: on failure, their constraints are the conflict.
+    blockingSymbols = Array(artificial!.symbols)
     artificial = nil
-    guard success else {
+    // Judged on the artificial symbol's value (zero once it left the basis), not on the
+    // phase-one objective's constant: that copy of the same number drifts with the round-off
+    // of every substitution into it, and a drift past the tolerance refused feasible systems.
+    let residual = isBasic(art) ? values[art.index] : 0
+    guard residual <= feasibilityTolerance * scale else {
       undoPhaseOne(art)
       return false
     }
@@ -164,10 +195,10 @@ extension Tableau {
         releaseSymbol(art)
         return true
       }
-      guard let entering = artRow.symbols.first(where: { $0.isPivotable }) else {
-        undoPhaseOne(art)
-        return false
-      }
+      // The artificial symbol is zero and must leave the basis. Any symbol of its row can
+      // take its place: a restricted one by preference; otherwise a dummy (then a redundant
+      // required equality, which stays zero) or an unrestricted variable.
+      let entering = artRow.symbols.first(where: { $0.isPivotable }) ?? artRow.symbols[0]
       pivot(entering: entering, leaving: art, expanded: artRow)
     }
 
@@ -220,15 +251,15 @@ extension Tableau {
       return updateValues() && cached
     }
     if markerIsBasic {
-      rows[Int(markerSlot)].constant -= delta
+      rows[Int(markerSlot)].constant = cancellingSum(rows[Int(markerSlot)].constant, -delta)
       counters.rowsTouched &+= 1
       // The rows that name it keep their values (see below), so nothing else moves.
-      consistent = setShiftedValue(marker, values[marker.index] - delta) && consistent
+      consistent = setShiftedValue(marker, cancellingSum(values[marker.index], -delta)) && consistent
     }
     for slot32 in slots(holding: marker) {
       let slot = Int(slot32)
       let shift = rows[slot].coefficient(for: marker) * delta
-      rows[slot].constant += shift
+      rows[slot].constant = cancellingSum(rows[slot].constant, shift)
       counters.rowsTouched &+= 1
       // A row naming a basic marker keeps its value: the marker moved the other way.
       if markerIsBasic { continue }
@@ -238,7 +269,7 @@ extension Tableau {
       if columnCounts[basic.index] > 0 {
         staleValues.append(basic)
       } else {
-        consistent = setShiftedValue(basic, values[basic.index] + shift) && consistent
+        consistent = setShiftedValue(basic, cancellingSum(values[basic.index], shift)) && consistent
       }
     }
     return (!propagate || updateValues()) && consistent
@@ -250,7 +281,7 @@ extension Tableau {
   mutating func finishDeferredDummyChecks() -> Bool {
     let moved = deferredDummyChecks ?? []
     deferredDummyChecks = nil
-    for d in moved where isBasic(d) && !nearZero(values[d.index]) { return false }
+    for d in moved where isBasic(d) && values[d.index] != 0 { return false }
     return true
   }
 
@@ -267,7 +298,7 @@ extension Tableau {
         deferredDummyChecks!.append(symbol)
         return true
       }
-      return nearZero(value)
+      return value == 0
     }
     if value < 0 { infeasible.append(symbol) }
     return true

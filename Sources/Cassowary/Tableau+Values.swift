@@ -9,14 +9,18 @@ extension Tableau {
     return false
   }
 
-  /// The row's value over the current values (parametric symbols are 0).
+  /// The row's value over the current values (parametric symbols are 0), snapped to zero
+  /// when it is round-off of its terms.
   @inline(__always)
   func evaluate(_ row: Row) -> Double {
     var v = row.constant
+    var magnitude = abs(v)
     for i in row.symbols.indices {
-      v += row.coefficients[i] * values[row.symbols[i].index]
+      let term = row.coefficients[i] * values[row.symbols[i].index]
+      v += term
+      magnitude += abs(term)
     }
-    return v
+    return snapped(v, magnitude: magnitude)
   }
 
   mutating func nextEpoch() {
@@ -74,33 +78,42 @@ extension Tableau {
       visitMarks[s.index] = visitEpoch
       touched.append(s)
       accumulator[s.index] += row.coefficients[i]
+      magnitudes[s.index] += abs(row.coefficients[i])
     }
     var constant = row.constant
+    var constantMagnitude = abs(constant)
     // Referrers before the rows they name, so each basic symbol's weight is complete when
     // its row is spread.
     for b in order.reversed() {
-      let weight = accumulator[b.index]
-      guard weight != 0 else { continue }
+      // A weight that cancelled must be zero before it is spread: its round-off would reach
+      // every symbol of the definition with no trace of the magnitudes it came from.
+      let weight = snapped(accumulator[b.index], magnitude: magnitudes[b.index])
       accumulator[b.index] = 0
+      magnitudes[b.index] = 0
+      guard weight != 0 else { continue }
       let definition = rows[Int(basicSlot[b.index])]
       constant += weight * definition.constant
+      constantMagnitude += abs(weight * definition.constant)
       for i in definition.symbols.indices {
         let t = definition.symbols[i]
         if visitMarks[t.index] != visitEpoch {
           visitMarks[t.index] = visitEpoch
           touched.append(t)
         }
-        accumulator[t.index] += weight * definition.coefficients[i]
+        let term = weight * definition.coefficients[i]
+        accumulator[t.index] += term
+        magnitudes[t.index] += abs(term)
       }
     }
     touched.sort()
-    var result = Row(constant: constant)
+    var result = Row(constant: snapped(constant, magnitude: constantMagnitude))
     result.symbols.reserveCapacity(touched.count)
     result.coefficients.reserveCapacity(touched.count)
     for t in touched {
-      let c = accumulator[t.index]
+      let c = snapped(accumulator[t.index], magnitude: magnitudes[t.index])
       accumulator[t.index] = 0
-      if basicSlot[t.index] < 0 && !nearZero(c) {
+      magnitudes[t.index] = 0
+      if basicSlot[t.index] < 0 && c != 0 {
         result.symbols.append(t)
         result.coefficients.append(c)
       }
@@ -170,9 +183,13 @@ extension Tableau {
     for b in order where b != symbol {
       let row = rows[Int(basicSlot[b.index])]
       var d = 0.0
+      var magnitude = 0.0
       for i in row.symbols.indices {
-        d += row.coefficients[i] * accumulator[row.symbols[i].index]
+        let term = row.coefficients[i] * accumulator[row.symbols[i].index]
+        d += term
+        magnitude += abs(term)
       }
+      d = snapped(d, magnitude: magnitude)
       accumulator[b.index] = d
       body(b, d)
     }
@@ -180,11 +197,11 @@ extension Tableau {
   }
 
   /// The coefficient of `symbol` in every row's expansion (its column in the canonical
-  /// tableau), cells near zero left out.
+  /// tableau), zero cells left out.
   mutating func column(of symbol: Symbol) -> [(basic: Symbol, coefficient: Double)] {
     var result: [(basic: Symbol, coefficient: Double)] = []
     forEachColumnEntry(of: symbol) { b, d in
-      if !nearZero(d) { result.append((b, d)) }
+      if d != 0 { result.append((b, d)) }
     }
     return result
   }
@@ -266,13 +283,17 @@ extension Tableau {
                         if slot >= 0 {
                           v = rows[slot].constant
                           if isLazy {
+                            var magnitude = abs(v)
                             rows[slot].symbols.withUnsafeBufferPointer { symbols in
                               rows[slot].coefficients.withUnsafeBufferPointer { coefficients in
                                 for i in 0..<symbols.count {
-                                  v += coefficients[i] * values[symbols[i].index]
+                                  let term = coefficients[i] * values[symbols[i].index]
+                                  v += term
+                                  magnitude += abs(term)
                                 }
                               }
                             }
+                            v = snapped(v, magnitude: magnitude)
                           }
                         }
                         if v != values[index] {
@@ -303,7 +324,7 @@ extension Tableau {
                         }
                         guard slot >= 0 && !s.isExternal else { continue }
                         if s.isDummy {
-                          if !nearZero(v) { consistent = false }
+                          if v != 0 { consistent = false }
                         } else if v < 0 {
                           negatives.append(s)
                         }

@@ -45,6 +45,9 @@ struct Tableau {
   var visitMarks: [UInt32] = []
   var visitEpoch: UInt32 = 0
   var accumulator: [Double] = []
+  /// Sums of the magnitudes of what went into each accumulator cell, to tell a cancellation
+  /// from a small coefficient (see `Tolerance.swift`).
+  var magnitudes: [Double] = []
   /// A topological level per symbol: 0 when parametric, else one more than the highest
   /// level among the basic symbols its row names. Rows that name a symbol always sit
   /// higher, so values can be brought up to date level by level, visiting only rows whose
@@ -89,6 +92,10 @@ struct Tableau {
   /// equality that the batch as a whole keeps).
   var deferredDummyChecks: [Symbol]?
   var shiftCache = ShiftCache()
+  /// After a failure to make the required constraints hold: the parametric symbols that
+  /// blocked it (the last phase-one objective's, or the cells of the row the dual simplex
+  /// could not repair). Their constraints are the conflict.
+  var blockingSymbols: [Symbol] = []
 
   init(lazy: Bool) { self.lazy = lazy }
 
@@ -110,6 +117,7 @@ struct Tableau {
     changed.append(false)
     visitMarks.append(0)
     accumulator.append(0)
+    magnitudes.append(0)
     return Symbol(kind, index: index)
   }
 
@@ -121,6 +129,8 @@ struct Tableau {
     objective.remove(symbol)
     columns[symbol.index].removeAll()
     values[symbol.index] = 0
+    // Its index will name another symbol: no work list may still hold this one.
+    infeasible.removeAll { $0 == symbol }
     freeSymbols.append(UInt32(symbol.index))
   }
 

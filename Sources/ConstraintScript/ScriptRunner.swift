@@ -9,6 +9,8 @@ public struct ScriptRunner {
   var variables: [String: Variable] = [:]
   var order: [Variable] = []
   var labels: [String: Constraint] = [:]
+  /// The line that added each constraint in the solver, to name a refusal's conflicts.
+  var lines: [ObjectIdentifier: Int] = [:]
   var file: String
 
   public init(file: String, representation: Solver.Representation = .adaptive) {
@@ -61,6 +63,7 @@ public struct ScriptRunner {
       let constraint = Constraint(expression, relation, strength: strength)
       try solve { () throws(SolverError) in try solver.addConstraint(constraint) }
       if let label { labels[label] = constraint }
+      lines[ObjectIdentifier(constraint)] = statement.line
     case .edit(let name, let strength):
       try solve { () throws(SolverError) in
         try solver.addEditVariable(variable(name), strength: strength)
@@ -72,6 +75,7 @@ public struct ScriptRunner {
         throw LineError(reason: "unknown label \(label)")
       }
       try solve { () throws(SolverError) in try solver.removeConstraint(constraint) }
+      lines[ObjectIdentifier(constraint)] = nil
     case .print:
       emit(try finiteBlock())
     }
@@ -106,7 +110,14 @@ public struct ScriptRunner {
     } catch {
       let reason: String
       switch error {
-      case .unsatisfiableConstraint: reason = "unsatisfiable required constraint"
+      case .unsatisfiableConstraint:
+        let conflicts = solver.conflictingConstraints.compactMap { lines[ObjectIdentifier($0)] }
+        reason =
+          conflicts.isEmpty
+          ? "unsatisfiable required constraint"
+          : "unsatisfiable required constraint (conflicts with line"
+            + (conflicts.count == 1 ? " " : "s ")
+            + conflicts.sorted().map(String.init).joined(separator: ", ") + ")"
       case .duplicateConstraint: reason = "duplicate constraint"
       case .unknownConstraint: reason = "unknown constraint"
       case .duplicateEditVariable(let v): reason = "duplicate edit variable \(solver.name(of: v))"
@@ -115,6 +126,13 @@ public struct ScriptRunner {
         reason = "edit variable \(solver.name(of: v)) cannot have required strength"
       case .nonFiniteConstraint: reason = "non-finite coefficient or constant"
       case .nonFiniteValue(let x): reason = "non-finite value \(x)"
+      case .coefficientOutOfRange(_, let x):
+        reason = "coefficient \(formatValue(x)) is out of the solver's range"
+          + " (non-zero magnitudes \(Limits.text(Limits.smallestCoefficient)) to"
+          + " \(Limits.text(Limits.largestCoefficient)))"
+      case .constantOutOfRange(_, let x), .valueOutOfRange(let x):
+        reason = "value \(formatValue(x)) is out of the solver's range"
+          + " (magnitudes up to \(Limits.text(Limits.largestConstant)))"
       case .unknownVariable: reason = "unknown variable"
       }
       throw LineError(reason: reason)

@@ -414,11 +414,11 @@ extension SolverTests {
   }
 
   @Test(arguments: representations)
-  func constantsFurtherApartThanTheLargestDoubleStillShift(
+  func constantsAtTheLimitShiftAndBeyondItAreRefused(
     _ representation: Solver.Representation
   ) throws {
-    // -1.7e308 to 1.7e308 is a change of 3.4e308, which overflows: the shift goes through 0.
-    let huge = 1.7e308
+    // From -1e15 to 1e15, the largest change the limits allow.
+    let huge = Limits.largestConstant
     let tolerance = 1e-9 * huge
     let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
@@ -433,18 +433,25 @@ extension SolverTests {
     solver.updateVariables()
     expectValue(solver, x, huge, tolerance: tolerance)
     expectValue(solver, y, huge / 2, tolerance: tolerance)
-    // A refused change across the same distance restores everything: x == 1.7e308 may not
-    // become x == -1.7e308 while x >= 0 is required. (Systems whose rows' values themselves
-    // leave the range of Double, such as a weak pull 3.4e308 away, are another matter.)
-    let other = Solver(representation: representation)
-    let z = other.makeVariable("z")
-    let fix = z == huge
-    try other.addConstraint(fix)
-    try other.addConstraint(z >= 0)
-    #expect(throws: SolverError.self) { try other.setConstant(huge, of: fix) }
-    #expect(throws: SolverError.self) { try other.setConstants([(fix, huge)]) }
-    #expect(other.constant(of: fix) == -huge)
-    other.updateVariables()
-    expectValue(other, z, huge, tolerance: tolerance)
+    // Past the limit, every way in is refused with the number named, and nothing changes.
+    let beyond = 1.7e308
+    #expect(throws: SolverError.valueOutOfRange(beyond)) { try solver.setConstant(beyond, of: pull) }
+    #expect(throws: SolverError.valueOutOfRange(-beyond)) {
+      try solver.setConstants([(pull, 1), (pull, -beyond)])
+    }
+    let far = (x == beyond) | .weak
+    #expect(throws: SolverError.constantOutOfRange(far, -beyond)) { try solver.addConstraint(far) }
+    let steep = y == 1e13 * x
+    #expect(throws: SolverError.coefficientOutOfRange(steep, -1e13)) {
+      try solver.addConstraint(steep)
+    }
+    let flat = y == 1e-13 * x
+    #expect(throws: SolverError.coefficientOutOfRange(flat, -1e-13)) {
+      try solver.addConstraint(flat)
+    }
+    #expect(solver.constant(of: pull) == -huge)
+    #expect(!solver.hasConstraint(far) && !solver.hasConstraint(steep))
+    solver.updateVariables()
+    expectValue(solver, x, huge, tolerance: tolerance)
   }
 }
