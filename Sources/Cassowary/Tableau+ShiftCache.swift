@@ -97,8 +97,9 @@ extension Tableau {
       column.directSlots.withUnsafeBufferPointer { slots in
         column.directCoefficients.withUnsafeBufferPointer { coefficients in
           for i in 0..<slots.count {
-            let slot = Int(slots[i])
-            rows[slot].constant = cancellingSum(rows[slot].constant, coefficients[i] * delta)
+            // Not snapped: a constant's round-off reaches a test only through a value, and
+            // values are snapped where they are tested.
+            rows[Int(slots[i])].constant += coefficients[i] * delta
           }
         }
       }
@@ -113,7 +114,8 @@ extension Tableau {
           column.externalCoefficients.withUnsafeBufferPointer { coefficients in
             for i in 0..<symbols.count {
               let index = symbols[i].index
-              values[index] = cancellingSum(values[index], coefficients[i] * delta)
+              // A variable's value is only read out, never tested: no snapping needed.
+              values[index] += coefficients[i] * delta
               if !changed[index] {
                 changed[index] = true
                 changedExternals.append(symbols[i])
@@ -125,7 +127,10 @@ extension Tableau {
           column.restrictedCoefficients.withUnsafeBufferPointer { coefficients in
             for i in 0..<symbols.count {
               let index = symbols[i].index
-              let v = cancellingSum(values[index], coefficients[i] * delta)
+              let old = values[index]
+              var v = old + coefficients[i] * delta
+              // Only a negative value is tested, so only then is it checked for round-off.
+              if v < 0 { v = cancellingSum(old, coefficients[i] * delta) }
               values[index] = v
               if v < 0 { infeasible.append(symbols[i]) }
             }
@@ -135,7 +140,9 @@ extension Tableau {
           column.dummyCoefficients.withUnsafeBufferPointer { coefficients in
             for i in 0..<symbols.count {
               let index = symbols[i].index
-              let v = cancellingSum(values[index], coefficients[i] * delta)
+              let old = values[index]
+              var v = old + coefficients[i] * delta
+              if v != 0 { v = cancellingSum(old, coefficients[i] * delta) }
               values[index] = v
               if v != 0 { consistent = false }
             }

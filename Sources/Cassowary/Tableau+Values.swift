@@ -77,8 +77,8 @@ extension Tableau {
       let s = row.symbols[i]
       visitMarks[s.index] = visitEpoch
       touched.append(s)
-      accumulator[s.index] += row.coefficients[i]
-      magnitudes[s.index] += abs(row.coefficients[i])
+      let c = row.coefficients[i]
+      accumulator[s.index] += SIMD2(c, abs(c))
     }
     var constant = row.constant
     var constantMagnitude = abs(constant)
@@ -87,9 +87,9 @@ extension Tableau {
     for b in order.reversed() {
       // A weight that cancelled must be zero before it is spread: its round-off would reach
       // every symbol of the definition with no trace of the magnitudes it came from.
-      let weight = snapped(accumulator[b.index], magnitude: magnitudes[b.index])
-      accumulator[b.index] = 0
-      magnitudes[b.index] = 0
+      let sum = accumulator[b.index]
+      let weight = snapped(sum.x, magnitude: sum.y)
+      accumulator[b.index] = .zero
       guard weight != 0 else { continue }
       let definition = rows[Int(basicSlot[b.index])]
       constant += weight * definition.constant
@@ -101,8 +101,7 @@ extension Tableau {
           touched.append(t)
         }
         let term = weight * definition.coefficients[i]
-        accumulator[t.index] += term
-        magnitudes[t.index] += abs(term)
+        accumulator[t.index] += SIMD2(term, abs(term))
       }
     }
     touched.sort()
@@ -110,9 +109,9 @@ extension Tableau {
     result.symbols.reserveCapacity(touched.count)
     result.coefficients.reserveCapacity(touched.count)
     for t in touched {
-      let c = snapped(accumulator[t.index], magnitude: magnitudes[t.index])
-      accumulator[t.index] = 0
-      magnitudes[t.index] = 0
+      let sum = accumulator[t.index]
+      let c = snapped(sum.x, magnitude: sum.y)
+      accumulator[t.index] = .zero
       if basicSlot[t.index] < 0 && c != 0 {
         result.symbols.append(t)
         result.coefficients.append(c)
@@ -179,21 +178,21 @@ extension Tableau {
   @inline(__always)
   mutating func forEachColumnEntry(of symbol: Symbol, _ body: (Symbol, Double) -> Void) {
     let order = dependents(of: [symbol])
-    accumulator[symbol.index] = 1
+    accumulator[symbol.index].x = 1
     for b in order where b != symbol {
       let row = rows[Int(basicSlot[b.index])]
       var d = 0.0
       var magnitude = 0.0
       for i in row.symbols.indices {
-        let term = row.coefficients[i] * accumulator[row.symbols[i].index]
+        let term = row.coefficients[i] * accumulator[row.symbols[i].index].x
         d += term
         magnitude += abs(term)
       }
       d = snapped(d, magnitude: magnitude)
-      accumulator[b.index] = d
+      accumulator[b.index].x = d
       body(b, d)
     }
-    for b in order { accumulator[b.index] = 0 }
+    for b in order { accumulator[b.index] = .zero }
   }
 
   /// The coefficient of `symbol` in every row's expansion (its column in the canonical
@@ -283,17 +282,23 @@ extension Tableau {
                         if slot >= 0 {
                           v = rows[slot].constant
                           if isLazy {
-                            var magnitude = abs(v)
                             rows[slot].symbols.withUnsafeBufferPointer { symbols in
                               rows[slot].coefficients.withUnsafeBufferPointer { coefficients in
                                 for i in 0..<symbols.count {
-                                  let term = coefficients[i] * values[symbols[i].index]
-                                  v += term
-                                  magnitude += abs(term)
+                                  v += coefficients[i] * values[symbols[i].index]
+                                }
+                                // Only a restricted value's sign and a dummy's zero are
+                                // tested; only those are checked for round-off, in a
+                                // second pass that most rows never need.
+                                if v < 0 && !s.isExternal || v != 0 && s.isDummy {
+                                  var magnitude = abs(rows[slot].constant)
+                                  for i in 0..<symbols.count {
+                                    magnitude += abs(coefficients[i] * values[symbols[i].index])
+                                  }
+                                  v = snapped(v, magnitude: magnitude)
                                 }
                               }
                             }
-                            v = snapped(v, magnitude: magnitude)
                           }
                         }
                         if v != values[index] {

@@ -31,7 +31,9 @@
 /// `a + b`, or exactly zero when the two cancel (see the file comment).
 @inline(__always) func cancellingSum(_ a: Double, _ b: Double) -> Double {
   let s = a + b
-  return abs(s) <= cancellationTolerance * Swift.max(abs(a), abs(b)) ? 0 : s
+  // A sum far smaller than `a` means that `b` is about `-a`: `|a|` stands for the larger
+  // operand within a factor of two, one comparison cheaper than `max(|a|, |b|)`.
+  return abs(s) <= cancellationTolerance * abs(a) ? 0 : s
 }
 
 /// A computed value `v` whose terms had magnitudes summing to `magnitude`, snapped to zero
