@@ -58,7 +58,8 @@ extension Row {
     _ other: Row, times k: Double, dropping dropped: Symbol = .invalid,
     scratch: inout MergeScratch
   ) {
-    constant = cancellingSum(constant, k * other.constant)
+    constant += k * other.constant
+    scale = Swift.max(scale, abs(k) * other.scale, abs(constant))
     if other.symbols.isEmpty && !dropped.isValid { return }
     let buffer = scratch.buffer
     buffer.reserve(symbols.count + other.symbols.count)

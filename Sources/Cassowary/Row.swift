@@ -8,8 +8,21 @@ struct Row {
   var symbols: ContiguousArray<Symbol> = []
   var coefficients: ContiguousArray<Double> = []
   var constant: Double
+  /// The largest magnitude that went into `constant` (the constants and shifts it was summed
+  /// from, scaled as it was): its round-off is a small multiple of `scale` times the unit
+  /// round-off, which tells a constant that cancelled to noise from a small real one.
+  var scale: Double
 
-  init(constant: Double = 0) { self.constant = constant }
+  init(constant: Double = 0) {
+    self.constant = constant
+    scale = abs(constant)
+  }
+
+  /// `constant += shift`, keeping `scale`.
+  @inline(__always) mutating func shiftConstant(by shift: Double) {
+    constant += shift
+    scale = Swift.max(scale, abs(shift), abs(constant))
+  }
 
   var isConstant: Bool { symbols.isEmpty }
   var count: Int { symbols.count }
@@ -85,6 +98,7 @@ struct Row {
     let a = remove(symbol)
     let k = -1.0 / a
     constant *= k
+    scale *= abs(k)
     scaleCoefficients(by: k)
   }
 

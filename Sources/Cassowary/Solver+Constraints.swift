@@ -113,13 +113,10 @@ extension Solver {
       if !subject.isValid { row = tableau.expand(row) }
     }
     if !subject.isValid { subject = chooseSubject(row, marker: marker, other: other) }
-    // The size of the constraint's numbers at the current solution: residuals are judged
-    // against it.
-    let scale = magnitude(of: expression, constant: constant)
     if !subject.isValid && row.symbols.allSatisfy(\.isDummy) {
       // Only dummies: the constraint is implied by required equalities (constant 0) or
       // contradicts them.
-      guard abs(row.constant) <= feasibilityTolerance * scale else {
+      guard snapped(row.constant, magnitude: row.scale) == 0 else {
         release(marker, other)
         throw refusal(of: constraint, blockedBy: Array(row.symbols))
       }
@@ -136,7 +133,7 @@ extension Solver {
       tableau.updateValues()
     } else {
       // Phase one undoes its own pivots when it fails.
-      guard tableau.addWithArtificialVariable(row, scale: scale) else {
+      guard tableau.addWithArtificialVariable(row) else {
         release(marker, other)
         throw refusal(of: constraint, blockedBy: tableau.blockingSymbols)
       }
@@ -160,17 +157,6 @@ extension Solver {
     constraintIndex[ObjectIdentifier(constraint)] = index
     tableau.optimize()
     return index
-  }
-
-  /// `|constant| + Σ |coefficient · value|` of a constraint's expression at the current
-  /// solution (at least 1e-300, so that a tolerance relative to it is never zero).
-  func magnitude(of expression: Expression, constant: Double) -> Double {
-    var sum = abs(constant)
-    for term in expression.terms {
-      let symbol = variableSymbols[Int(term.variable.index)]
-      sum += abs(term.coefficient * tableau.values[symbol.index])
-    }
-    return Swift.max(sum, 1e-300)
   }
 
   /// The symbol to solve a new row for: an unrestricted variable if the row has one (so no
@@ -274,7 +260,11 @@ extension Solver {
     records[index].constant = constant
     tableau.pivotLog = []
     defer { tableau.pivotLog = nil }
-    if shiftRecord(record, from: record.constant, to: constant) && tableau.dualOptimize() {
+    // Only a required constraint's constant can make the system infeasible.
+    let soft = !record.strength.isRequired
+    if shiftRecord(record, from: record.constant, to: constant)
+      && tableau.dualOptimize(leavingRoundOff: soft)
+    {
       return
     }
     // The required constraints conflict with the new constant. Undo the shift and then the
@@ -320,7 +310,8 @@ extension Solver {
     let updated = tableau.updateValues()
     let consistent = tableau.finishDeferredDummyChecks()
     if applied.isEmpty { return }
-    if updated && consistent && tableau.dualOptimize() { return }
+    let soft = !applied.contains { records[$0.record].strength.isRequired }
+    if updated && consistent && tableau.dualOptimize(leavingRoundOff: soft) { return }
     let blocking = tableau.blockingSymbols
     tableau.deferredDummyChecks = []
     for (index, old) in applied.reversed() {

@@ -47,12 +47,13 @@ extension Tableau {
       }
       let value = values[basic.index]
       let recomputed = evaluate(row)
-      // Round-off is judged against the magnitudes of the row's terms (see Tolerance.swift).
-      var magnitude = abs(row.constant)
+      // Drift is judged against the magnitudes of the row's terms (see Tolerance.swift), with
+      // a margin far above the solver's own tests: this catches stale values, not round-off.
+      var magnitude = row.scale
       for i in row.symbols.indices {
         magnitude += abs(row.coefficients[i] * values[row.symbols[i].index])
       }
-      let slack = feasibilityTolerance * magnitude
+      let slack = 1e-9 * magnitude
       precondition(value.isFinite, "a value is not finite")
       precondition(abs(value - recomputed) <= slack, "a cached value is stale")
       if basic.isDummy {

@@ -297,9 +297,9 @@ public final class Solver {
   }
 
   private func finishSuggestions() {
-    let feasible = tableau.dualOptimize()
-    // Edit constraints are never required, so their errors can always absorb a suggestion.
-    precondition(feasible, "Cassowary: dual optimisation failed after a suggestion")
+    // Edit constraints are never required, so their errors can always absorb a suggestion: a
+    // row the dual simplex finds no way to repair is negative by round-off only, and is left.
+    _ = tableau.dualOptimize(leavingRoundOff: true)
     checkInvariants()
   }
 

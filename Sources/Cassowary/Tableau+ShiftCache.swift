@@ -99,7 +99,7 @@ extension Tableau {
           for i in 0..<slots.count {
             // Not snapped: a constant's round-off reaches a test only through a value, and
             // values are snapped where they are tested.
-            rows[Int(slots[i])].constant += coefficients[i] * delta
+            rows[Int(slots[i])].shiftConstant(by: coefficients[i] * delta)
           }
         }
       }
@@ -130,7 +130,7 @@ extension Tableau {
               let old = values[index]
               var v = old + coefficients[i] * delta
               // Only a negative value is tested, so only then is it checked for round-off.
-              if v < 0 { v = cancellingSum(old, coefficients[i] * delta) }
+              if v < 0 { v = snapped(v, magnitude: Swift.max(abs(old), abs(coefficients[i] * delta))) }
               values[index] = v
               if v < 0 { infeasible.append(symbols[i]) }
             }
@@ -142,7 +142,7 @@ extension Tableau {
               let index = symbols[i].index
               let old = values[index]
               var v = old + coefficients[i] * delta
-              if v != 0 { v = cancellingSum(old, coefficients[i] * delta) }
+              if v != 0 { v = snapped(v, magnitude: Swift.max(abs(old), abs(coefficients[i] * delta))) }
               values[index] = v
               if v != 0 { consistent = false }
             }

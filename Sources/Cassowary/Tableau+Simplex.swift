@@ -65,7 +65,11 @@ extension Tableau {
   /// pivots, so past `2 · rows + 64` pivots in one call the leaving row is instead the
   /// infeasible one with the lowest symbol (with the entering rule's ties also going to the
   /// lowest symbol, this is Bland's rule for the dual, which terminates).
-  mutating func dualOptimize() -> Bool {
+  ///
+  /// With `leavingRoundOff`, the caller knows that the system is feasible (only soft
+  /// constraints moved): a row with no entering symbol is then negative by round-off, and is
+  /// left as it is (counted in `repairs`) while the other rows are repaired.
+  mutating func dualOptimize(leavingRoundOff: Bool = false) -> Bool {
     var pivots = 0
     let blandAfter = 2 &* rowCount &+ 64
     while !infeasible.isEmpty {
@@ -90,6 +94,10 @@ extension Tableau {
       let row = lazy ? expand(rows[Int(slot)]) : rows[Int(slot)]
       let expanded = counters.expansions != before
       let entering = dualEnteringSymbol(row)
+      if !entering.isValid && leavingRoundOff {
+        counters.repairs &+= 1
+        continue
+      }
       guard entering.isValid else {
         // Every cell of the row already helps its value be as large as it can: the
         // constraints of those symbols and of the row itself cannot hold together.
@@ -163,9 +171,9 @@ extension Tableau {
   /// made; keeping a copy to restore instead costs a copy of the whole tableau on every
   /// such insertion, which made building large layouts quadratic.
   ///
-  /// `scale` is the magnitude of the constraint's terms: a residual within
-  /// `feasibilityTolerance` of it is round-off, and the constraint is accepted.
-  mutating func addWithArtificialVariable(_ row: Row, scale: Double) -> Bool {
+  /// A residual within round-off of the magnitudes that went into the artificial row's
+  /// constant (`Row.scale`) counts as zero: the constraint is accepted.
+  mutating func addWithArtificialVariable(_ row: Row) -> Bool {
     let art = newSymbol(.slack)
     addRow(row, basic: art)
     updateValues()
@@ -180,8 +188,12 @@ extension Tableau {
     // Judged on the artificial symbol's value (zero once it left the basis), not on the
     // phase-one objective's constant: that copy of the same number drifts with the round-off
     // of every substitution into it, and a drift past the tolerance refused feasible systems.
-    let residual = isBasic(art) ? values[art.index] : 0
-    guard residual <= feasibilityTolerance * scale else {
+    var residual = 0.0
+    if isBasic(art) {
+      let artRow = lazy ? expand(rows[Int(basicSlot[art.index])]) : rows[Int(basicSlot[art.index])]
+      residual = snapped(artRow.constant, magnitude: artRow.scale)
+    }
+    guard residual <= 0 else {
       undoPhaseOne(art)
       return false
     }
@@ -251,15 +263,17 @@ extension Tableau {
       return updateValues() && cached
     }
     if markerIsBasic {
-      rows[Int(markerSlot)].constant = cancellingSum(rows[Int(markerSlot)].constant, -delta)
+      rows[Int(markerSlot)].shiftConstant(by: -delta)
       counters.rowsTouched &+= 1
       // The rows that name it keep their values (see below), so nothing else moves.
-      consistent = setShiftedValue(marker, cancellingSum(values[marker.index], -delta)) && consistent
+      consistent =
+        setShiftedValue(marker, values[marker.index] - delta, scale: rows[Int(markerSlot)].scale)
+        && consistent
     }
     for slot32 in slots(holding: marker) {
       let slot = Int(slot32)
       let shift = rows[slot].coefficient(for: marker) * delta
-      rows[slot].constant = cancellingSum(rows[slot].constant, shift)
+      rows[slot].shiftConstant(by: shift)
       counters.rowsTouched &+= 1
       // A row naming a basic marker keeps its value: the marker moved the other way.
       if markerIsBasic { continue }
@@ -269,7 +283,9 @@ extension Tableau {
       if columnCounts[basic.index] > 0 {
         staleValues.append(basic)
       } else {
-        consistent = setShiftedValue(basic, cancellingSum(values[basic.index], shift)) && consistent
+        consistent =
+          setShiftedValue(basic, values[basic.index] + shift, scale: rows[slot].scale)
+          && consistent
       }
     }
     return (!propagate || updateValues()) && consistent
@@ -286,9 +302,13 @@ extension Tableau {
   }
 
   /// Stores a basic symbol's new value after a shift, with the checks `updateValues()`
-  /// makes. Returns `false` for a basic dummy that stops being zero.
+  /// makes; `scale` is its row's. Returns `false` for a basic dummy that stops being zero.
   @inline(__always)
-  mutating func setShiftedValue(_ symbol: Symbol, _ value: Double) -> Bool {
+  mutating func setShiftedValue(_ symbol: Symbol, _ shifted: Double, scale: Double) -> Bool {
+    var value = shifted
+    if value < 0 && !symbol.isExternal || value != 0 && symbol.isDummy {
+      value = snapped(value, magnitude: Swift.max(scale, abs(values[symbol.index])))
+    }
     values[symbol.index] = value
     counters.valuesUpdated &+= 1
     noteChanged(symbol)

@@ -14,7 +14,7 @@ extension Tableau {
   @inline(__always)
   func evaluate(_ row: Row) -> Double {
     var v = row.constant
-    var magnitude = abs(v)
+    var magnitude = row.scale
     for i in row.symbols.indices {
       let term = row.coefficients[i] * values[row.symbols[i].index]
       v += term
@@ -81,19 +81,19 @@ extension Tableau {
       accumulator[s.index] += SIMD2(c, abs(c))
     }
     var constant = row.constant
-    var constantMagnitude = abs(constant)
+    var scale = row.scale
     // Referrers before the rows they name, so each basic symbol's weight is complete when
     // its row is spread.
     for b in order.reversed() {
       // A weight that cancelled must be zero before it is spread: its round-off would reach
       // every symbol of the definition with no trace of the magnitudes it came from.
       let sum = accumulator[b.index]
-      let weight = snapped(sum.x, magnitude: sum.y)
+      let weight = snappedCoefficient(sum.x, magnitude: sum.y)
       accumulator[b.index] = .zero
       guard weight != 0 else { continue }
       let definition = rows[Int(basicSlot[b.index])]
       constant += weight * definition.constant
-      constantMagnitude += abs(weight * definition.constant)
+      scale = Swift.max(scale, abs(weight) * definition.scale)
       for i in definition.symbols.indices {
         let t = definition.symbols[i]
         if visitMarks[t.index] != visitEpoch {
@@ -105,12 +105,13 @@ extension Tableau {
       }
     }
     touched.sort()
-    var result = Row(constant: snapped(constant, magnitude: constantMagnitude))
+    var result = Row(constant: constant)
+    result.scale = Swift.max(scale, abs(constant))
     result.symbols.reserveCapacity(touched.count)
     result.coefficients.reserveCapacity(touched.count)
     for t in touched {
       let sum = accumulator[t.index]
-      let c = snapped(sum.x, magnitude: sum.y)
+      let c = snappedCoefficient(sum.x, magnitude: sum.y)
       accumulator[t.index] = .zero
       if basicSlot[t.index] < 0 && c != 0 {
         result.symbols.append(t)
@@ -188,7 +189,7 @@ extension Tableau {
         d += term
         magnitude += abs(term)
       }
-      d = snapped(d, magnitude: magnitude)
+      d = snappedCoefficient(d, magnitude: magnitude)
       accumulator[b.index].x = d
       body(b, d)
     }
@@ -291,7 +292,7 @@ extension Tableau {
                                 // tested; only those are checked for round-off, in a
                                 // second pass that most rows never need.
                                 if v < 0 && !s.isExternal || v != 0 && s.isDummy {
-                                  var magnitude = abs(rows[slot].constant)
+                                  var magnitude = rows[slot].scale
                                   for i in 0..<symbols.count {
                                     magnitude += abs(coefficients[i] * values[symbols[i].index])
                                   }
@@ -299,6 +300,8 @@ extension Tableau {
                                 }
                               }
                             }
+                          } else if v < 0 && !s.isExternal || v != 0 && s.isDummy {
+                            v = snapped(v, magnitude: rows[slot].scale)
                           }
                         }
                         if v != values[index] {

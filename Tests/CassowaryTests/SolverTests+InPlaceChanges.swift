@@ -417,7 +417,7 @@ extension SolverTests {
   func constantsAtTheLimitShiftAndBeyondItAreRefused(
     _ representation: Solver.Representation
   ) throws {
-    // From -1e15 to 1e15, the largest change the limits allow.
+    // From the most negative constant the limits allow to the most positive.
     let huge = Limits.largestConstant
     let tolerance = 1e-9 * huge
     let solver = Solver(representation: representation)
