@@ -11,6 +11,8 @@ let package = Package(
     .library(name: "LayoutModel", targets: ["LayoutModel"]),
     .library(name: "LayoutHarness", targets: ["LayoutHarness"]),
     .executable(name: "layout-bench", targets: ["layout-bench"]),
+    .library(name: "SolverFuzzing", targets: ["SolverFuzzing"]),
+    .executable(name: "solver-fuzz", targets: ["solver-fuzz"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -54,6 +56,17 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)],
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    // Seeded layout-like systems replayed on every representation, checked against a fresh
+    // canonical solve of the same active set.
+    .target(name: "SolverFuzzing", dependencies: ["Cassowary"]),
+    // The differential fuzzer's command line, for long soak runs and replaying one seed.
+    .executableTarget(
+      name: "solver-fuzz",
+      dependencies: [
+        "SolverFuzzing", "Cassowary",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     .testTarget(name: "CassowaryTests", dependencies: ["Cassowary"]),
     .testTarget(
       name: "ConstraintScriptTests", dependencies: ["ConstraintScript", "Cassowary"],
@@ -62,5 +75,8 @@ let package = Package(
     .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel"]),
     .testTarget(name: "LayoutHarnessTests", dependencies: ["LayoutHarness", "LayoutModel"]),
     .testTarget(name: "LayoutBenchTests", dependencies: ["layout-bench"]),
+    // A debug-sized slice of the fuzzer, and checks that its generator and oracle are sound.
+    .testTarget(
+      name: "SolverFuzzingTests", dependencies: ["SolverFuzzing", "Cassowary", "ConstraintScript"]),
   ]
 )

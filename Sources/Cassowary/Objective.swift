@@ -23,7 +23,7 @@ struct Objective {
     symbol.index < coefficients.count ? coefficients[symbol.index] : 0
   }
 
-  /// `self += c · symbol`, dropping the cell when the sum cancels to zero.
+  /// `self += c · symbol`, dropping the cell when the sum is near zero.
   @inline(__always)
   mutating func add(_ symbol: Symbol, _ c: Double) {
     let i = symbol.index
@@ -33,7 +33,8 @@ struct Objective {
       symbolAt.append(contentsOf: repeatElement(.invalid, count: grow - symbolAt.count))
     }
     let old = coefficients[i]
-    let new = cancellingSum(old, c)
+    var new = old + c
+    if nearZero(new) { new = 0 }
     coefficients[i] = new
     symbolAt[i] = symbol
     if old == 0 && new != 0 { count &+= 1 } else if old != 0 && new == 0 { count &-= 1 }

@@ -51,15 +51,14 @@ extension Row {
   }
 
   /// `self += k · other`, as a linear merge of the two sorted rows, leaving out the cell of
-  /// `dropped` (the symbol `other` defines, in a substitution). Cells whose sum cancels
-  /// to zero are dropped. Symbols that appear or disappear are appended to `scratch.added` /
+  /// `dropped` (the symbol `other` defines, in a substitution). Cells whose sum is near
+  /// zero are dropped. Symbols that appear or disappear are appended to `scratch.added` /
   /// `scratch.removed` (which the caller clears); `dropped` is not reported.
   mutating func add(
     _ other: Row, times k: Double, dropping dropped: Symbol = .invalid,
     scratch: inout MergeScratch
   ) {
     constant += k * other.constant
-    scale = Swift.max(scale, abs(k) * other.scale, abs(constant))
     if other.symbols.isEmpty && !dropped.isValid { return }
     let buffer = scratch.buffer
     buffer.reserve(symbols.count + other.symbols.count)
@@ -82,7 +81,7 @@ extension Row {
                 i &+= 1
               } else if i == aS.count || bS[j] < aS[i] {
                 let v = k * bC[j]
-                if v != 0 {
+                if !nearZero(v) {
                   outS[n] = bS[j]
                   outC[n] = v
                   n &+= 1
@@ -90,8 +89,8 @@ extension Row {
                 }
                 j &+= 1
               } else {
-                let v = cancellingSum(aC[i], k * bC[j])
-                if v == 0 {
+                let v = aC[i] + k * bC[j]
+                if nearZero(v) {
                   scratch.removed.append(aS[i])
                 } else {
                   outS[n] = aS[i]

@@ -8,21 +8,8 @@ struct Row {
   var symbols: ContiguousArray<Symbol> = []
   var coefficients: ContiguousArray<Double> = []
   var constant: Double
-  /// The largest magnitude that went into `constant` (the constants and shifts it was summed
-  /// from, scaled as it was): its round-off is a small multiple of `scale` times the unit
-  /// round-off, which tells a constant that cancelled to noise from a small real one.
-  var scale: Double
 
-  init(constant: Double = 0) {
-    self.constant = constant
-    scale = abs(constant)
-  }
-
-  /// `constant += shift`, keeping `scale`.
-  @inline(__always) mutating func shiftConstant(by shift: Double) {
-    constant += shift
-    scale = Swift.max(scale, abs(shift), abs(constant))
-  }
+  init(constant: Double = 0) { self.constant = constant }
 
   var isConstant: Bool { symbols.isEmpty }
   var count: Int { symbols.count }
@@ -51,21 +38,21 @@ struct Row {
   /// What a single-cell update did to the row's set of symbols.
   enum CellChange { case added, removed, updated, unchanged }
 
-  /// Adds `coefficient·symbol`, dropping the cell when the sum cancels to zero.
+  /// Adds `coefficient·symbol`, dropping the cell when the sum is near zero.
   @discardableResult
   mutating func insert(_ symbol: Symbol, _ coefficient: Double) -> CellChange {
     // New rows are mostly built in increasing symbol order (variables, then the
     // constraint's fresh markers): appending needs no search and no shifting.
     if symbols.isEmpty || symbols[symbols.count - 1] < symbol {
-      if coefficient == 0 { return .unchanged }
+      if nearZero(coefficient) { return .unchanged }
       symbols.append(symbol)
       coefficients.append(coefficient)
       return .added
     }
     let (found, i) = search(symbol)
     if found {
-      let sum = cancellingSum(coefficients[i], coefficient)
-      if sum == 0 {
+      let sum = coefficients[i] + coefficient
+      if nearZero(sum) {
         symbols.remove(at: i)
         coefficients.remove(at: i)
         return .removed
@@ -73,7 +60,7 @@ struct Row {
       coefficients[i] = sum
       return .updated
     }
-    if coefficient == 0 { return .unchanged }
+    if nearZero(coefficient) { return .unchanged }
     symbols.insert(symbol, at: i)
     coefficients.insert(coefficient, at: i)
     return .added
@@ -98,7 +85,6 @@ struct Row {
     let a = remove(symbol)
     let k = -1.0 / a
     constant *= k
-    scale *= abs(k)
     scaleCoefficients(by: k)
   }
 

@@ -116,7 +116,7 @@ extension Solver {
     if !subject.isValid && row.symbols.allSatisfy(\.isDummy) {
       // Only dummies: the constraint is implied by required equalities (constant 0) or
       // contradicts them.
-      guard snapped(row.constant, magnitude: row.scale) == 0 else {
+      guard nearZero(row.constant) else {
         release(marker, other)
         throw refusal(of: constraint, blockedBy: Array(row.symbols))
       }
@@ -227,8 +227,8 @@ extension Solver {
       // row then removes exactly this constraint's equation.
       let leaving = tableau.markerLeavingSymbol(marker)
       if leaving.isValid { tableau.pivot(entering: marker, leaving: leaving) }
-      // Otherwise no row names the marker: the equation carries nothing the other rows need
-      // (cells are only dropped when they cancel), and there is no row to remove.
+      // Otherwise no row names the marker (its cells fell under the threshold): there is
+      // no row to remove.
     }
     if tableau.isBasic(marker) {
       if tableau.lazy {
@@ -245,13 +245,22 @@ extension Solver {
     freeRecords.append(index)
   }
 
-  /// Shifts a record's marker for its constant going from `old` to `new`. Constants are
-  /// within ``Limits/largestConstant``, so the difference is always finite.
+  /// Shifts a record's marker for its constant going from `old` to `new`. Two finite
+  /// constants can be further apart than the largest Double; the shift then goes through
+  /// zero, and redundant equalities are checked only once it is complete.
   func shiftRecord(
     _ record: ConstraintRecord, from old: Double, to new: Double, propagate: Bool = true
   ) -> Bool {
-    let delta = (new - old) / record.markerCoefficient
-    return tableau.shiftMarker(record.marker, by: delta, propagate: propagate)
+    let k = record.markerCoefficient
+    let delta = (new - old) / k
+    if delta.isFinite { return tableau.shiftMarker(record.marker, by: delta, propagate: propagate) }
+    let outermost = tableau.deferredDummyChecks == nil
+    if outermost { tableau.deferredDummyChecks = [] }
+    _ = tableau.shiftMarker(record.marker, by: -old / k, propagate: false)
+    _ = tableau.shiftMarker(record.marker, by: new / k, propagate: false)
+    guard outermost else { return true }
+    let updated = !propagate || tableau.updateValues()
+    return tableau.finishDeferredDummyChecks() && updated
   }
 
   func changeConstant(record index: Int, to constant: Double) throws(SolverError) {
@@ -260,11 +269,7 @@ extension Solver {
     records[index].constant = constant
     tableau.pivotLog = []
     defer { tableau.pivotLog = nil }
-    // Only a required constraint's constant can make the system infeasible.
-    let soft = !record.strength.isRequired
-    if shiftRecord(record, from: record.constant, to: constant)
-      && tableau.dualOptimize(leavingRoundOff: soft)
-    {
+    if shiftRecord(record, from: record.constant, to: constant) && tableau.dualOptimize() {
       return
     }
     // The required constraints conflict with the new constant. Undo the shift and then the
@@ -310,8 +315,7 @@ extension Solver {
     let updated = tableau.updateValues()
     let consistent = tableau.finishDeferredDummyChecks()
     if applied.isEmpty { return }
-    let soft = !applied.contains { records[$0.record].strength.isRequired }
-    if updated && consistent && tableau.dualOptimize(leavingRoundOff: soft) { return }
+    if updated && consistent && tableau.dualOptimize() { return }
     let blocking = tableau.blockingSymbols
     tableau.deferredDummyChecks = []
     for (index, old) in applied.reversed() {
@@ -364,7 +368,14 @@ extension Solver {
     // shift is `value - old`.
     records[record].constant = -value
     let marker = records[record].marker
-    _ = tableau.shiftMarker(marker, by: value - old)
+    let delta = value - old
+    if delta.isFinite {
+      _ = tableau.shiftMarker(marker, by: delta)
+    } else {
+      // Between huge values of opposite signs the difference overflows: go through zero.
+      _ = tableau.shiftMarker(marker, by: -old)
+      _ = tableau.shiftMarker(marker, by: value)
+    }
   }
 
   func removeEdit(at edit: Int) {

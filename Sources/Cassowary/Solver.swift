@@ -298,8 +298,8 @@ public final class Solver {
 
   private func finishSuggestions() {
     // Edit constraints are never required, so their errors can always absorb a suggestion: a
-    // row the dual simplex finds no way to repair is negative by round-off only, and is left.
-    _ = tableau.dualOptimize(leavingRoundOff: true)
+    // row the dual simplex cannot repair is negative by round-off only, and is left.
+    _ = tableau.dualOptimize()
     checkInvariants()
   }
 

@@ -97,9 +97,7 @@ extension Tableau {
       column.directSlots.withUnsafeBufferPointer { slots in
         column.directCoefficients.withUnsafeBufferPointer { coefficients in
           for i in 0..<slots.count {
-            // Not snapped: a constant's round-off reaches a test only through a value, and
-            // values are snapped where they are tested.
-            rows[Int(slots[i])].shiftConstant(by: coefficients[i] * delta)
+            rows[Int(slots[i])].constant += coefficients[i] * delta
           }
         }
       }
@@ -114,7 +112,6 @@ extension Tableau {
           column.externalCoefficients.withUnsafeBufferPointer { coefficients in
             for i in 0..<symbols.count {
               let index = symbols[i].index
-              // A variable's value is only read out, never tested: no snapping needed.
               values[index] += coefficients[i] * delta
               if !changed[index] {
                 changed[index] = true
@@ -127,10 +124,7 @@ extension Tableau {
           column.restrictedCoefficients.withUnsafeBufferPointer { coefficients in
             for i in 0..<symbols.count {
               let index = symbols[i].index
-              let old = values[index]
-              var v = old + coefficients[i] * delta
-              // Only a negative value is tested, so only then is it checked for round-off.
-              if v < 0 { v = snapped(v, magnitude: Swift.max(abs(old), abs(coefficients[i] * delta))) }
+              let v = values[index] + coefficients[i] * delta
               values[index] = v
               if v < 0 { infeasible.append(symbols[i]) }
             }
@@ -140,11 +134,9 @@ extension Tableau {
           column.dummyCoefficients.withUnsafeBufferPointer { coefficients in
             for i in 0..<symbols.count {
               let index = symbols[i].index
-              let old = values[index]
-              var v = old + coefficients[i] * delta
-              if v != 0 { v = snapped(v, magnitude: Swift.max(abs(old), abs(coefficients[i] * delta))) }
+              let v = values[index] + coefficients[i] * delta
               values[index] = v
-              if v != 0 { consistent = false }
+              if !nearZero(v) { consistent = false }
             }
           }
         }

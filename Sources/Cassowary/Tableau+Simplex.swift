@@ -59,34 +59,15 @@ extension Tableau {
   /// Restores feasibility of the rows queued in `infeasible` while keeping optimality.
   /// Returns `false` when some row cannot be made feasible (the required constraints
   /// conflict); the tableau is then consistent but infeasible and the caller rolls back.
-  ///
-  /// Rows are taken newest first, which follows a suggestion's effect outwards and usually
-  /// needs the fewest pivots. That order has no guarantee against cycling on degenerate
-  /// pivots, so past `2 · rows + 64` pivots in one call the leaving row is instead the
-  /// infeasible one with the lowest symbol (with the entering rule's ties also going to the
-  /// lowest symbol, this is Bland's rule for the dual, which terminates).
-  ///
-  /// With `leavingRoundOff`, the caller knows that the system is feasible (only soft
-  /// constraints moved): a row with no entering symbol is then negative by round-off, and is
-  /// left as it is (counted in `repairs`) while the other rows are repaired.
-  mutating func dualOptimize(leavingRoundOff: Bool = false) -> Bool {
-    var pivots = 0
-    let blandAfter = 2 &* rowCount &+ 64
-    while !infeasible.isEmpty {
-      if pivots >= blandAfter {
-        var lowest = infeasible.count - 1
-        for i in infeasible.indices where infeasible[i] < infeasible[lowest] { lowest = i }
-        infeasible.swapAt(lowest, infeasible.count - 1)
-      }
-      let leaving = infeasible.removeLast()
+  mutating func dualOptimize() -> Bool {
+    while let leaving = infeasible.popLast() {
       // Entries can be stale: the symbol may have left the basis since it was queued, or
       // been released and its index reused by another symbol (a removed constraint's
       // marker queued while its row went away), so the row must still be this symbol's.
       let slot = basicSlot[leaving.index]
       guard slot >= 0 && rowBasic[Int(slot)] == leaving else { continue }
       let value = values[leaving.index]
-      // Values are snapped to zero when they are round-off, so the test is exact.
-      guard value < 0 else { continue }
+      guard value < 0 && !nearZero(value) else { continue }
       // A row that names no basic symbol is its own expansion: it stays in place rather
       // than being re-installed cell by cell (a dense row in a stack of views has one cell
       // per box).
@@ -94,10 +75,6 @@ extension Tableau {
       let row = lazy ? expand(rows[Int(slot)]) : rows[Int(slot)]
       let expanded = counters.expansions != before
       let entering = dualEnteringSymbol(row)
-      if !entering.isValid && leavingRoundOff {
-        counters.repairs &+= 1
-        continue
-      }
       guard entering.isValid else {
         // Every cell of the row already helps its value be as large as it can: the
         // constraints of those symbols and of the row itself cannot hold together.
@@ -106,7 +83,6 @@ extension Tableau {
         return false
       }
       pivot(entering: entering, leaving: leaving, expanded: expanded ? row : nil)
-      pivots &+= 1
     }
     return true
   }
@@ -170,9 +146,6 @@ extension Tableau {
   /// restores the old basis) and the artificial row dropped. Undoing costs the pivots
   /// made; keeping a copy to restore instead costs a copy of the whole tableau on every
   /// such insertion, which made building large layouts quadratic.
-  ///
-  /// A residual within round-off of the magnitudes that went into the artificial row's
-  /// constant (`Row.scale`) counts as zero: the constraint is accepted.
   mutating func addWithArtificialVariable(_ row: Row) -> Bool {
     let art = newSymbol(.slack)
     addRow(row, basic: art)
@@ -187,13 +160,9 @@ extension Tableau {
     artificial = nil
     // Judged on the artificial symbol's value (zero once it left the basis), not on the
     // phase-one objective's constant: that copy of the same number drifts with the round-off
-    // of every substitution into it, and a drift past the tolerance refused feasible systems.
-    var residual = 0.0
-    if isBasic(art) {
-      let artRow = lazy ? expand(rows[Int(basicSlot[art.index])]) : rows[Int(basicSlot[art.index])]
-      residual = snapped(artRow.constant, magnitude: artRow.scale)
-    }
-    guard residual <= 0 else {
+    // of every substitution into it, and a drift past 1e-8 refused feasible systems.
+    let success = !isBasic(art) || nearZero(values[art.index])
+    guard success else {
       undoPhaseOne(art)
       return false
     }
@@ -263,17 +232,15 @@ extension Tableau {
       return updateValues() && cached
     }
     if markerIsBasic {
-      rows[Int(markerSlot)].shiftConstant(by: -delta)
+      rows[Int(markerSlot)].constant -= delta
       counters.rowsTouched &+= 1
       // The rows that name it keep their values (see below), so nothing else moves.
-      consistent =
-        setShiftedValue(marker, values[marker.index] - delta, scale: rows[Int(markerSlot)].scale)
-        && consistent
+      consistent = setShiftedValue(marker, values[marker.index] - delta) && consistent
     }
     for slot32 in slots(holding: marker) {
       let slot = Int(slot32)
       let shift = rows[slot].coefficient(for: marker) * delta
-      rows[slot].shiftConstant(by: shift)
+      rows[slot].constant += shift
       counters.rowsTouched &+= 1
       // A row naming a basic marker keeps its value: the marker moved the other way.
       if markerIsBasic { continue }
@@ -283,9 +250,7 @@ extension Tableau {
       if columnCounts[basic.index] > 0 {
         staleValues.append(basic)
       } else {
-        consistent =
-          setShiftedValue(basic, values[basic.index] + shift, scale: rows[slot].scale)
-          && consistent
+        consistent = setShiftedValue(basic, values[basic.index] + shift) && consistent
       }
     }
     return (!propagate || updateValues()) && consistent
@@ -297,18 +262,14 @@ extension Tableau {
   mutating func finishDeferredDummyChecks() -> Bool {
     let moved = deferredDummyChecks ?? []
     deferredDummyChecks = nil
-    for d in moved where isBasic(d) && values[d.index] != 0 { return false }
+    for d in moved where isBasic(d) && !nearZero(values[d.index]) { return false }
     return true
   }
 
   /// Stores a basic symbol's new value after a shift, with the checks `updateValues()`
-  /// makes; `scale` is its row's. Returns `false` for a basic dummy that stops being zero.
+  /// makes. Returns `false` for a basic dummy that stops being zero.
   @inline(__always)
-  mutating func setShiftedValue(_ symbol: Symbol, _ shifted: Double, scale: Double) -> Bool {
-    var value = shifted
-    if value < 0 && !symbol.isExternal || value != 0 && symbol.isDummy {
-      value = snapped(value, magnitude: Swift.max(scale, abs(values[symbol.index])))
-    }
+  mutating func setShiftedValue(_ symbol: Symbol, _ value: Double) -> Bool {
     values[symbol.index] = value
     counters.valuesUpdated &+= 1
     noteChanged(symbol)
@@ -318,7 +279,7 @@ extension Tableau {
         deferredDummyChecks!.append(symbol)
         return true
       }
-      return value == 0
+      return nearZero(value)
     }
     if value < 0 { infeasible.append(symbol) }
     return true

@@ -9,18 +9,14 @@ extension Tableau {
     return false
   }
 
-  /// The row's value over the current values (parametric symbols are 0), snapped to zero
-  /// when it is round-off of its terms.
+  /// The row's value over the current values (parametric symbols are 0).
   @inline(__always)
   func evaluate(_ row: Row) -> Double {
     var v = row.constant
-    var magnitude = row.scale
     for i in row.symbols.indices {
-      let term = row.coefficients[i] * values[row.symbols[i].index]
-      v += term
-      magnitude += abs(term)
+      v += row.coefficients[i] * values[row.symbols[i].index]
     }
-    return snapped(v, magnitude: magnitude)
+    return v
   }
 
   mutating func nextEpoch() {
@@ -77,43 +73,34 @@ extension Tableau {
       let s = row.symbols[i]
       visitMarks[s.index] = visitEpoch
       touched.append(s)
-      let c = row.coefficients[i]
-      accumulator[s.index] += SIMD2(c, abs(c))
+      accumulator[s.index] += row.coefficients[i]
     }
     var constant = row.constant
-    var scale = row.scale
     // Referrers before the rows they name, so each basic symbol's weight is complete when
     // its row is spread.
     for b in order.reversed() {
-      // A weight that cancelled must be zero before it is spread: its round-off would reach
-      // every symbol of the definition with no trace of the magnitudes it came from.
-      let sum = accumulator[b.index]
-      let weight = snappedCoefficient(sum.x, magnitude: sum.y)
-      accumulator[b.index] = .zero
+      let weight = accumulator[b.index]
       guard weight != 0 else { continue }
+      accumulator[b.index] = 0
       let definition = rows[Int(basicSlot[b.index])]
       constant += weight * definition.constant
-      scale = Swift.max(scale, abs(weight) * definition.scale)
       for i in definition.symbols.indices {
         let t = definition.symbols[i]
         if visitMarks[t.index] != visitEpoch {
           visitMarks[t.index] = visitEpoch
           touched.append(t)
         }
-        let term = weight * definition.coefficients[i]
-        accumulator[t.index] += SIMD2(term, abs(term))
+        accumulator[t.index] += weight * definition.coefficients[i]
       }
     }
     touched.sort()
     var result = Row(constant: constant)
-    result.scale = Swift.max(scale, abs(constant))
     result.symbols.reserveCapacity(touched.count)
     result.coefficients.reserveCapacity(touched.count)
     for t in touched {
-      let sum = accumulator[t.index]
-      let c = snappedCoefficient(sum.x, magnitude: sum.y)
-      accumulator[t.index] = .zero
-      if basicSlot[t.index] < 0 && c != 0 {
+      let c = accumulator[t.index]
+      accumulator[t.index] = 0
+      if basicSlot[t.index] < 0 && !nearZero(c) {
         result.symbols.append(t)
         result.coefficients.append(c)
       }
@@ -179,29 +166,25 @@ extension Tableau {
   @inline(__always)
   mutating func forEachColumnEntry(of symbol: Symbol, _ body: (Symbol, Double) -> Void) {
     let order = dependents(of: [symbol])
-    accumulator[symbol.index].x = 1
+    accumulator[symbol.index] = 1
     for b in order where b != symbol {
       let row = rows[Int(basicSlot[b.index])]
       var d = 0.0
-      var magnitude = 0.0
       for i in row.symbols.indices {
-        let term = row.coefficients[i] * accumulator[row.symbols[i].index].x
-        d += term
-        magnitude += abs(term)
+        d += row.coefficients[i] * accumulator[row.symbols[i].index]
       }
-      d = snappedCoefficient(d, magnitude: magnitude)
-      accumulator[b.index].x = d
+      accumulator[b.index] = d
       body(b, d)
     }
-    for b in order { accumulator[b.index] = .zero }
+    for b in order { accumulator[b.index] = 0 }
   }
 
   /// The coefficient of `symbol` in every row's expansion (its column in the canonical
-  /// tableau), zero cells left out.
+  /// tableau), cells near zero left out.
   mutating func column(of symbol: Symbol) -> [(basic: Symbol, coefficient: Double)] {
     var result: [(basic: Symbol, coefficient: Double)] = []
     forEachColumnEntry(of: symbol) { b, d in
-      if d != 0 { result.append((b, d)) }
+      if !nearZero(d) { result.append((b, d)) }
     }
     return result
   }
@@ -288,20 +271,8 @@ extension Tableau {
                                 for i in 0..<symbols.count {
                                   v += coefficients[i] * values[symbols[i].index]
                                 }
-                                // Only a restricted value's sign and a dummy's zero are
-                                // tested; only those are checked for round-off, in a
-                                // second pass that most rows never need.
-                                if v < 0 && !s.isExternal || v != 0 && s.isDummy {
-                                  var magnitude = rows[slot].scale
-                                  for i in 0..<symbols.count {
-                                    magnitude += abs(coefficients[i] * values[symbols[i].index])
-                                  }
-                                  v = snapped(v, magnitude: magnitude)
-                                }
                               }
                             }
-                          } else if v < 0 && !s.isExternal || v != 0 && s.isDummy {
-                            v = snapped(v, magnitude: rows[slot].scale)
                           }
                         }
                         if v != values[index] {
@@ -332,7 +303,7 @@ extension Tableau {
                         }
                         guard slot >= 0 && !s.isExternal else { continue }
                         if s.isDummy {
-                          if v != 0 { consistent = false }
+                          if !nearZero(v) { consistent = false }
                         } else if v < 0 {
                           negatives.append(s)
                         }

@@ -44,10 +44,7 @@ struct Tableau {
   /// Traversal marks and a sparse accumulator for expansions and column computations.
   var visitMarks: [UInt32] = []
   var visitEpoch: UInt32 = 0
-  /// Each cell holds a sum (`x`) and the sum of its terms' magnitudes (`y`), to tell a
-  /// cancellation from a small coefficient (see `Tolerance.swift`); side by side, the two
-  /// share one load and one store.
-  var accumulator: [SIMD2<Double>] = []
+  var accumulator: [Double] = []
   /// A topological level per symbol: 0 when parametric, else one more than the highest
   /// level among the basic symbols its row names. Rows that name a symbol always sit
   /// higher, so values can be brought up to date level by level, visiting only rows whose
@@ -116,7 +113,7 @@ struct Tableau {
     levels.append(0)
     changed.append(false)
     visitMarks.append(0)
-    accumulator.append(.zero)
+    accumulator.append(0)
     return Symbol(kind, index: index)
   }
 

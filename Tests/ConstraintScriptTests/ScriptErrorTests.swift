@@ -255,7 +255,10 @@ struct ScriptErrorTests {
     }
     let error = try #require(thrown)
     #expect(
-      error == ScriptError(file: Self.file, line: 5, reason: "unsatisfiable required constraint"))
+      error
+        == ScriptError(
+          file: Self.file, line: 5,
+          reason: "unsatisfiable required constraint (conflicts with line 1)"))
     try #require(blocks.count == 2)
     #expect(blocks[0].map(\.name) == ["x"])
     #expect(blocks[1].map(\.name) == ["x", "y"])
@@ -268,7 +271,9 @@ struct ScriptErrorTests {
     var runner = ScriptRunner(file: Self.file)
     var count = 0
     #expect(
-      throws: ScriptError(file: Self.file, line: 2, reason: "unsatisfiable required constraint")
+      throws: ScriptError(
+        file: Self.file, line: 2,
+        reason: "unsatisfiable required constraint (conflicts with line 1)")
     ) {
       try runner.run(script) { _ in count += 1 }
     }

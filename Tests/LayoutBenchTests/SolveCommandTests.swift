@@ -217,7 +217,8 @@ struct SolveCommandTests {
       let outcome = try solve(["solve", path])
       #expect(outcome.status == 1)
       #expect(outcome.stdout == "x = 1\n---\nx = 1\ny = 2\n")
-      #expect(outcome.stderr == "\(path):5: unsatisfiable required constraint\n")
+      #expect(
+        outcome.stderr == "\(path):5: unsatisfiable required constraint (conflicts with line 1)\n")
     }
     // Labels are checked before anything runs: an unknown one prints nothing at all.
     try withScript("x == 1\nprint\nremove c9\nprint\n") { path in
@@ -230,7 +231,8 @@ struct SolveCommandTests {
       let outcome = try solve(["solve", path])
       #expect(outcome.status == 1)
       #expect(outcome.stdout == "")
-      #expect(outcome.stderr == "\(path):2: unsatisfiable required constraint\n")
+      #expect(
+        outcome.stderr == "\(path):2: unsatisfiable required constraint (conflicts with line 1)\n")
     }
   }
 

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Differential soak of the solver at the sizes users run: builds solver-fuzz in release (in
+# its own scratch path, so that it never disturbs .build/) and replays COUNT seeded layout
+# systems of 2-200 boxes on every tableau representation, each checked against a fresh
+# canonical solve at every checkpoint. A failure prints its seed and the command that
+# replays it and dumps it as a `layout-bench solve` script.
+#
+# Usage: Scripts/solver-soak.sh [COUNT] [extra solver-fuzz options, e.g. --jobs 2 --seed 7]
+# COUNT defaults to 100000 (hours on one core: about 0.3 s a system; --jobs 2 halves it).
+# Exit: the fuzzer's status: 0 no failure, 1 failures, 3 a system hung (the seed is named),
+# 2 the build failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+count=${1:-100000}
+shift || true
+
+if ! swift build -c release --scratch-path .build-fuzz --product solver-fuzz; then
+  echo "solver-soak: the solver-fuzz build failed" >&2
+  exit 2
+fi
+.build-fuzz/release/solver-fuzz --count "$count" --min-boxes 2 --max-boxes 200 \
+  --representation all "$@"

@@ -1,0 +1,183 @@
+import Cassowary
+
+/// Replays a case on a solver of a given representation and judges it at every checkpoint:
+/// the active required constraints must hold, and the weighted error must equal that of a
+/// fresh canonical solver given only the active set (constraints at their current constants
+/// and strengths, edit variables at their last suggestions). Any error an operation throws
+/// is a failure too: every operation of a case is valid, and every required constraint
+/// holds at the witness, so even a refusal is a solver bug.
+///
+/// Comparing weighted errors rather than values keeps the oracle sound when the optimum is
+/// not unique; the tie-breakers make it unique almost always, which makes values a useful
+/// hint in messages.
+public struct DifferentialOracle {
+  public let fuzzCase: FuzzCase
+  /// The relative band within which weighted errors agree.
+  public let errorTolerance: Double
+  /// Fresh solves by checkpoint: the active set at a checkpoint is the same whatever the
+  /// representation replayed, so each is solved once per case.
+  private var references: [Int: Reference] = [:]
+
+  package enum Reference {
+    case solved([Double])
+    /// The fresh solver threw: which operation and what.
+    case refused(String)
+  }
+
+  public init(_ fuzzCase: FuzzCase, errorTolerance: Double = FuzzTolerance.weightedError) {
+    self.fuzzCase = fuzzCase
+    self.errorTolerance = errorTolerance
+  }
+
+  /// Replays every operation on a new solver; stops at the first failure, after which the
+  /// solver's state means nothing.
+  public mutating func replay(_ representation: Solver.Representation) -> FuzzFailure? {
+    let solver = Solver(representation: representation)
+    let variables = Self.makeVariables(solver, fuzzCase)
+    var instances: [Constraint?] = Array(repeating: nil, count: fuzzCase.constraints.count)
+    var model = FuzzModel(fuzzCase)
+    for (index, operation) in fuzzCase.operations.enumerated() {
+      func failure(_ message: String) -> FuzzFailure {
+        FuzzFailure(
+          seed: fuzzCase.seed, representation: representation, boxCount: fuzzCase.boxCount,
+          operationIndex: index, operationCount: fuzzCase.operations.count,
+          operation: model.describe(operation), message: message)
+      }
+      do throws(SolverError) {
+        try perform(operation, solver, variables, &instances, model)
+      } catch {
+        return failure("threw \(error)")
+      }
+      model.apply(operation)
+      guard case .checkpoint = operation else { continue }
+      if let problem = bookkeepingProblem(solver, instances, model) { return failure(problem) }
+      solver.updateVariables()
+      let values = variables.map { solver.value(of: $0) }
+      let reference = references[index] ?? Self.freshSolve(model)
+      references[index] = reference
+      if let problem = Self.judge(
+        values, model: model, reference: reference, tolerance: errorTolerance)
+      {
+        return failure(problem)
+      }
+    }
+    return nil
+  }
+
+  /// The solver's variables, indexed like the case's, created in the order a dumped
+  /// script creates them.
+  static func makeVariables(_ solver: Solver, _ fuzzCase: FuzzCase) -> [Variable] {
+    var variables = Array(repeating: Variable?.none, count: fuzzCase.variableNames.count)
+    for v in fuzzCase.variablesInScriptOrder() {
+      variables[v] = solver.makeVariable(fuzzCase.variableNames[v])
+    }
+    return variables.map { $0! }
+  }
+
+  /// The constraint of index `c` as it currently stands in `model`.
+  static func constraint(_ c: Int, _ model: FuzzModel, _ variables: [Variable]) -> Constraint {
+    let spec = model.fuzzCase.constraints[c]
+    let terms = spec.terms.map { Term(variables[$0.variable], $0.coefficient) }
+    return Constraint(
+      Expression(terms, constant: model.constants[c]), spec.relation, strength: model.strengths[c])
+  }
+
+  private func perform(
+    _ operation: FuzzOperation, _ solver: Solver, _ variables: [Variable],
+    _ instances: inout [Constraint?], _ model: FuzzModel
+  ) throws(SolverError) {
+    switch operation {
+    case .add(let c):
+      let constraint = Self.constraint(c, model, variables)
+      try solver.addConstraint(constraint)
+      instances[c] = constraint
+    case .remove(let c):
+      try solver.removeConstraint(instances[c]!)
+    case .setConstant(let c, let constant):
+      try solver.setConstant(constant, of: instances[c]!)
+    case .setConstants(let changes):
+      try solver.setConstants(changes.map { (instances[$0.constraint]!, $0.constant) })
+    case .setStrength(let c, let strength):
+      try solver.setStrength(strength, of: instances[c]!)
+    case .addEdit(let v, let strength):
+      try solver.addEditVariable(variables[v], strength: strength)
+    case .removeEdit(let v):
+      try solver.removeEditVariable(variables[v])
+    case .suggest(let list) where list.count == 1:
+      try solver.suggestValue(variables[list[0].variable], list[0].value)
+    case .suggest(let list):
+      try solver.suggestValues(list.map { (variables[$0.variable], $0.value) })
+    case .checkpoint:
+      break
+    }
+  }
+
+  /// What the solver says it holds must be what it was given.
+  private func bookkeepingProblem(
+    _ solver: Solver, _ instances: [Constraint?], _ model: FuzzModel
+  ) -> String? {
+    if solver.constraintCount != model.activeCount {
+      return "the solver holds \(solver.constraintCount) constraints, not \(model.activeCount)"
+    }
+    for c in fuzzCase.constraints.indices where model.isActive(c) {
+      guard let instance = instances[c] else { continue }
+      if solver.constant(of: instance) != model.constants[c]
+        || solver.strength(of: instance) != model.strengths[c]
+      {
+        return "the solver reports \(String(describing: solver.constant(of: instance))) "
+          + "@\(String(describing: solver.strength(of: instance))) for \(model.describe(c))"
+      }
+    }
+    return nil
+  }
+
+  // MARK: - The reference
+
+  /// A fresh canonical solver given the model's active set, constraints in index order
+  /// (unlike the shuffled build), then the edit variables and their suggestions.
+  package static func freshSolve(_ model: FuzzModel) -> Reference {
+    let solver = Solver(representation: .canonical)
+    let variables = makeVariables(solver, model.fuzzCase)
+    var step = ""
+    do throws(SolverError) {
+      for c in model.fuzzCase.constraints.indices where model.isActive(c) {
+        step = "add \(model.describe(c))"
+        try solver.addConstraint(constraint(c, model, variables))
+      }
+      for edit in model.edits {
+        let name = model.fuzzCase.variableNames[edit.variable]
+        step = "addEditVariable \(name) @\(format(edit.strength))"
+        try solver.addEditVariable(variables[edit.variable], strength: edit.strength)
+        step = "suggestValue \(name) \(format(edit.suggestion))"
+        try solver.suggestValue(variables[edit.variable], edit.suggestion)
+      }
+    } catch {
+      return .refused("\(step) threw \(error)")
+    }
+    solver.updateVariables()
+    return .solved(variables.map { solver.value(of: $0) })
+  }
+
+  /// The verdict on the values of a checkpoint, `nil` when they pass. The tests call it with
+  /// deliberately wrong values to check that the oracle notices.
+  package static func judge(
+    _ values: [Double], model: FuzzModel, reference: Reference,
+    tolerance: Double = FuzzTolerance.weightedError
+  ) -> String? {
+    if let problem = model.requiredProblem(values) { return problem }
+    switch reference {
+    case .refused(let why):
+      return "a fresh canonical solve of the active set failed: \(why)"
+    case .solved(let fresh):
+      if let problem = model.requiredProblem(fresh) {
+        return "a fresh canonical solve of the active set is wrong: \(problem)"
+      }
+      let (mine, theirs) = (model.weightedError(values), model.weightedError(fresh))
+      let allowed = tolerance * max(1, mine, theirs)
+      guard abs(mine - theirs) > allowed else { return nil }
+      return "weighted error \(mine), but a fresh canonical solve of the active set reaches "
+        + "\(theirs) (difference \(abs(mine - theirs)), allowed \(allowed)); largest "
+        + "differences: \(model.largestDifferences(values, fresh))"
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Cassowary
+import SolverFuzzing
+
+/// `solver-fuzz`: replays seeded layout-like systems on the solver's representations and
+/// checks each against a fresh canonical solve (see `DifferentialOracle`).
+@main
+struct SolverFuzz: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "solver-fuzz",
+    abstract: "Differential fuzzing of the Cassowary solver on layout-like systems.",
+    discussion: """
+      System i of a run is the case of seed SEED+i; its box count is drawn from the seed and \
+      the box range, so replaying a seed needs the same --min-boxes and --max-boxes. Exits 1 \
+      when any check fails, 3 when a system exceeds --timeout-per-system (the solver hangs).
+      """
+  )
+
+  @Option(help: "How many systems to run.")
+  var count = 1000
+
+  @Option(help: "The seed of the first system; system i uses SEED+i.")
+  var seed: UInt64 = 1
+
+  @Option(help: "The fewest boxes in a system.")
+  var minBoxes = 2
+
+  @Option(help: "The most boxes in a system.")
+  var maxBoxes = 200
+
+  @Option(help: "The representation to replay on: all, adaptive, lazy or canonical.")
+  var representation: RepresentationChoice = .all
+
+  @Option(help: "How many systems to run at once (threads).")
+  var jobs = 1
+
+  @Option(help: "Leave out this seed (repeatable), e.g. one that hangs.")
+  var skip: [UInt64] = []
+
+  @Option(help: "Run only the system of this seed, and print its failures in full.")
+  var replay: UInt64?
+
+  @Option(help: "With --replay: write the case as a `layout-bench solve` script to this file.")
+  var dump: String?
+
+  @Flag(help: "Print each seed to stderr before it runs, so that a trap can be attributed.")
+  var verbose = false
+
+  @Option(help: "Weighted errors agree within this times max(1, e1, e2).")
+  var errorTolerance = FuzzTolerance.weightedError
+
+  @Option(help: "End the run, naming the seed, when one replay takes longer (0: no limit).")
+  var timeoutPerSystem: Double = 60
+
+  func validate() throws {
+    guard minBoxes >= 1, minBoxes <= maxBoxes else {
+      throw ValidationError("Please specify 1 <= --min-boxes <= --max-boxes.")
+    }
+    guard jobs >= 1 else { throw ValidationError("Please provide --jobs of 1 or more.") }
+    guard count >= 0 else { throw ValidationError("Please provide a --count of 0 or more.") }
+    guard errorTolerance >= 0 else {
+      throw ValidationError("Please provide an --error-tolerance of 0 or more.")
+    }
+    guard timeoutPerSystem >= 0 else {
+      throw ValidationError("Please provide a --timeout-per-system of 0 or more seconds.")
+    }
+    if dump != nil && replay == nil {
+      throw ValidationError("Please provide --replay SEED with --dump FILE.")
+    }
+  }
+
+  func run() throws {
+    let runner = FuzzRunner(
+      fuzzer: DifferentialFuzzer(boxes: minBoxes...maxBoxes, errorTolerance: errorTolerance),
+      representations: representation.representations,
+      representationName: representation.rawValue, verbose: verbose, timeout: timeoutPerSystem)
+    if let replay {
+      try runReplay(replay, runner)
+    } else {
+      try runMany(runner)
+    }
+  }
+}
+
+enum RepresentationChoice: String, ExpressibleByArgument, CaseIterable {
+  case all, adaptive, lazy, canonical
+
+  var representations: [Solver.Representation] {
+    switch self {
+    case .all: DifferentialFuzzer.allRepresentations
+    case .adaptive: [.adaptive]
+    case .lazy: [.lazy]
+    case .canonical: [.canonical]
+    }
+  }
+}

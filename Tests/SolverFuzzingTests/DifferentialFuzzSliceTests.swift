@@ -1,0 +1,46 @@
+import Cassowary
+import SolverFuzzing
+import Testing
+
+/// A debug-sized slice of `solver-fuzz`: every representation on a few hundred small systems
+/// and a few dozen large ones, each judged against a fresh canonical solve at every
+/// checkpoint. Any failure is a solver bug; replay it with the printed command.
+@Suite struct DifferentialFuzzSliceTests {
+  static func expectNoFailures(
+    _ fuzzer: DifferentialFuzzer, seeds: Range<UInt64>,
+    representations: (UInt64) -> [Solver.Representation]
+  ) {
+    var failures: [FuzzFailure] = []
+    for seed in seeds {
+      failures += fuzzer.run(seed: seed, representations: representations(seed))
+    }
+    for failure in failures.prefix(5) {
+      let replay =
+        "solver-fuzz --replay \(failure.seed) --min-boxes \(fuzzer.boxes.lowerBound) "
+        + "--max-boxes \(fuzzer.boxes.upperBound)"
+      Issue.record("\(failure)\n  replay: \(replay)")
+    }
+    #expect(failures.isEmpty, "\(failures.count) failures in \(seeds.count) systems")
+  }
+
+  // Seeds come in chunks, which swift-testing runs in parallel. In a debug build a small
+  // system costs about 0.18 s (three replays and a fresh solve per checkpoint) and a large
+  // one about 3.3 s (one replay): the slice takes about 50 s of CPU, 25 s on two idle cores.
+
+  @Test(arguments: 0..<4 as Range<UInt64>)
+  func smallSystemsMatchAFreshSolve(chunk: UInt64) {
+    Self.expectNoFailures(DifferentialFuzzer(boxes: 2...40), seeds: chunk * 40..<(chunk + 1) * 40) {
+      _ in DifferentialFuzzer.allRepresentations
+    }
+  }
+
+  /// Large systems are costly in a debug build, so each seed runs one representation, in
+  /// turn.
+  @Test(arguments: 0..<3 as Range<UInt64>)
+  func largeSystemsMatchAFreshSolve(chunk: UInt64) {
+    let first = 1000 + chunk * 2
+    Self.expectNoFailures(DifferentialFuzzer(boxes: 60...200), seeds: first..<first + 2) { seed in
+      [DifferentialFuzzer.allRepresentations[Int(seed % 3)]]
+    }
+  }
+}
