@@ -174,7 +174,8 @@ public final class Solver {
   /// Changes the constant of a constraint's expression (`expression relation 0`) in place:
   /// the tableau rows are shifted and re-optimised by the dual simplex, with no removal and
   /// no re-insertion. This is Auto Layout's fast path for `constant` changes.
-  /// - Throws: ``SolverError/unknownConstraint(_:)``, ``SolverError/nonFiniteValue(_:)``, ``SolverError/valueOutOfRange(_:)``, and
+  /// - Throws: ``SolverError/unknownConstraint(_:)``, ``SolverError/nonFiniteValue(_:)``,
+  ///   ``SolverError/valueOutOfRange(_:)``, and
   ///   ``SolverError/unsatisfiableConstraint(_:)`` when a required constraint can no longer
   ///   hold (the old constant is then restored).
   public func setConstant(_ constant: Double, of constraint: Constraint) throws(SolverError) {
@@ -192,7 +193,8 @@ public final class Solver {
   /// after a resize), each change alone would move the values of everything that depends on
   /// it, once per change; together they move once. All changes are checked before any is
   /// applied; later changes of the same constraint win.
-  /// - Throws: ``SolverError/unknownConstraint(_:)``, ``SolverError/nonFiniteValue(_:)``, ``SolverError/valueOutOfRange(_:)``, and
+  /// - Throws: ``SolverError/unknownConstraint(_:)``, ``SolverError/nonFiniteValue(_:)``,
+  ///   ``SolverError/valueOutOfRange(_:)``, and
   ///   ``SolverError/unsatisfiableConstraint(_:)`` when the required constraints cannot all
   ///   hold with the new constants; every constant is then restored, and the error names the
   ///   first required constraint of the batch (only those can conflict).
@@ -261,7 +263,8 @@ public final class Solver {
   }
 
   /// Suggests a value for an edit variable and re-solves with the dual simplex.
-  /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``, ``SolverError/valueOutOfRange(_:)``.
+  /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``,
+  ///   ``SolverError/valueOutOfRange(_:)``.
   public func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
     try checkSuggestion(variable, value)
     applySuggestion(edit: Int(editIndex[Int(variable.index)]), value: value)
@@ -274,7 +277,8 @@ public final class Solver {
   /// The batch APIs take arrays rather than any collection: called from another module, a
   /// generic collection is read through its witness table, and each element read allocated
   /// (a coroutine frame), which showed up as an allocation per element in every tick.
-  /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``, ``SolverError/valueOutOfRange(_:)``.
+  /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``,
+  ///   ``SolverError/valueOutOfRange(_:)``.
   public func suggestValues(_ suggestions: [(Variable, Double)]) throws(SolverError) {
     for (variable, value) in suggestions { try checkSuggestion(variable, value) }
     for (variable, value) in suggestions {

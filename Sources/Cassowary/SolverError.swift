@@ -42,8 +42,9 @@ public enum SolverError: Error, Equatable, CustomStringConvertible {
     case .nonFiniteConstraint(let c): "non-finite coefficient or constant in \(c)"
     case .nonFiniteValue(let x): "non-finite value \(x)"
     case .coefficientOutOfRange(let c, let x):
-      "coefficient \(x) out of range (non-zero magnitudes \(Limits.text(Limits.smallestCoefficient))"
-        + " to \(Limits.text(Limits.largestCoefficient))) in \(c)"
+      "coefficient \(x) out of range (non-zero magnitudes"
+        + " \(Limits.text(Limits.smallestCoefficient)) to"
+        + " \(Limits.text(Limits.largestCoefficient))) in \(c)"
     case .constantOutOfRange(let c, let x):
       "constant \(x) out of range (magnitudes up to \(Limits.text(Limits.largestConstant))) in \(c)"
     case .valueOutOfRange(let x):

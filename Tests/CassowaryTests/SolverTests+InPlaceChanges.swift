@@ -435,7 +435,9 @@ extension SolverTests {
     expectValue(solver, y, huge / 2, tolerance: tolerance)
     // Past the limit, every way in is refused with the number named, and nothing changes.
     let beyond = 1.7e308
-    #expect(throws: SolverError.valueOutOfRange(beyond)) { try solver.setConstant(beyond, of: pull) }
+    #expect(throws: SolverError.valueOutOfRange(beyond)) {
+      try solver.setConstant(beyond, of: pull)
+    }
     #expect(throws: SolverError.valueOutOfRange(-beyond)) {
       try solver.setConstants([(pull, 1), (pull, -beyond)])
     }
