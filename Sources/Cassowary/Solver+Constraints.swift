@@ -245,22 +245,13 @@ extension Solver {
     freeRecords.append(index)
   }
 
-  /// Shifts a record's marker for its constant going from `old` to `new`. Two finite
-  /// constants can be further apart than the largest Double; the shift then goes through
-  /// zero, and redundant equalities are checked only once it is complete.
+  /// Shifts a record's marker for its constant going from `old` to `new`. Constants are
+  /// within ``Limits/largestConstant``, so the difference is always finite.
   func shiftRecord(
     _ record: ConstraintRecord, from old: Double, to new: Double, propagate: Bool = true
   ) -> Bool {
-    let k = record.markerCoefficient
-    let delta = (new - old) / k
-    if delta.isFinite { return tableau.shiftMarker(record.marker, by: delta, propagate: propagate) }
-    let outermost = tableau.deferredDummyChecks == nil
-    if outermost { tableau.deferredDummyChecks = [] }
-    _ = tableau.shiftMarker(record.marker, by: -old / k, propagate: false)
-    _ = tableau.shiftMarker(record.marker, by: new / k, propagate: false)
-    guard outermost else { return true }
-    let updated = !propagate || tableau.updateValues()
-    return tableau.finishDeferredDummyChecks() && updated
+    let delta = (new - old) / record.markerCoefficient
+    return tableau.shiftMarker(record.marker, by: delta, propagate: propagate)
   }
 
   func changeConstant(record index: Int, to constant: Double) throws(SolverError) {
@@ -368,14 +359,7 @@ extension Solver {
     // shift is `value - old`.
     records[record].constant = -value
     let marker = records[record].marker
-    let delta = value - old
-    if delta.isFinite {
-      _ = tableau.shiftMarker(marker, by: delta)
-    } else {
-      // Between huge values of opposite signs the difference overflows: go through zero.
-      _ = tableau.shiftMarker(marker, by: -old)
-      _ = tableau.shiftMarker(marker, by: value)
-    }
+    _ = tableau.shiftMarker(marker, by: value - old)
   }
 
   func removeEdit(at edit: Int) {
