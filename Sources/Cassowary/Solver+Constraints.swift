@@ -57,7 +57,7 @@ extension Solver {
       throw .unknownVariable(term.variable)
     }
 
-    if representation == .adaptive && !tableau.lazy
+    if representation == .adaptive && !tableau.lazy && !buildingCanonically
       && tableau.cellCount > 8 &* tableau.rowCount &+ 64
     {
       tableau.lazy = true
@@ -359,7 +359,10 @@ extension Solver {
     // shift is `value - old`.
     records[record].constant = -value
     let marker = records[record].marker
-    _ = tableau.shiftMarker(marker, by: value - old)
+    // An edit constraint is never required, so no redundant required equality can depend on
+    // it: a basic dummy that moves is round-off in a lazy tableau (see
+    // `Solver+Recovery.swift`).
+    if !tableau.shiftMarker(marker, by: value - old) && tableau.lazy { tableau.damaged = true }
   }
 
   func removeEdit(at edit: Int) {

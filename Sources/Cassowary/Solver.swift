@@ -37,6 +37,9 @@ public final class Solver {
   /// records changed with their old constants.
   @exclusivity(unchecked) var constantBatch: [(record: Int, constant: Double)] = []
   @exclusivity(unchecked) var changedRecords: [(record: Int, old: Double)] = []
+  /// Set while a rebuild builds a canonical tableau, which the adaptive representation must
+  /// then not turn lazy (see `Solver+Recovery.swift`).
+  @exclusivity(unchecked) var buildingCanonically = false
 
   /// How the tableau stores its rows. Both give the same solutions; they differ in cost.
   public enum Representation: Sendable {
@@ -85,6 +88,7 @@ public final class Solver {
   /// Copies the current solution into the variables' values. Only variables whose rows
   /// changed since the last call are visited, so a tick that moves few values is cheap.
   public func updateVariables() {
+    screenReadOut()
     symbolVariables.withUnsafeBufferPointer { variableOf in
       variableValues.withUnsafeMutableBufferPointer { out in
         tableau.drainChangedValues { symbol, value in
@@ -99,6 +103,7 @@ public final class Solver {
   public func updateVariables(_ didChange: (Variable, Double) -> Void) {
     // The changes are collected first and reported after, so that `didChange` may call the
     // solver again (no access to its state is open while client code runs).
+    screenReadOut()
     var moved: [Int32] = []
     swap(&moved, &movedVariables)
     tableau.drainChangedValues { symbol, value in
@@ -112,6 +117,17 @@ public final class Solver {
     }
     moved.removeAll(keepingCapacity: true)
     swap(&moved, &movedVariables)
+  }
+
+  /// A lazy tableau's values are checked before they are handed out: one that is not a
+  /// number is damage from round-off, and the tableau is rebuilt (`Solver+Recovery.swift`).
+  private func screenReadOut() {
+    guard tableau.lazy else { return }
+    for symbol in tableau.changedExternals where !tableau.values[symbol.index].isFinite {
+      tableau.damaged = true
+      repairIfDamaged()
+      return
+    }
   }
 
   func mapSymbol(_ symbol: Symbol, to variable: Variable) {
@@ -139,8 +155,11 @@ public final class Solver {
     guard constraintIndex[ObjectIdentifier(constraint)] == nil else {
       throw .duplicateConstraint(constraint)
     }
-    try insert(
-      constraint, constant: constraint.expression.constant, strength: constraint.strength)
+    try verifyingRefusal { () throws(SolverError) in
+      try insert(
+        constraint, constant: constraint.expression.constant, strength: constraint.strength)
+    }
+    repairIfDamaged()
     checkInvariants()
   }
 
@@ -151,6 +170,7 @@ public final class Solver {
       throw .unknownConstraint(constraint)
     }
     erase(record: index)
+    repairIfDamaged()
     checkInvariants()
   }
 
@@ -180,11 +200,15 @@ public final class Solver {
   ///   hold (the old constant is then restored).
   public func setConstant(_ constant: Double, of constraint: Constraint) throws(SolverError) {
     conflictingConstraints = []
-    guard let index = constraintIndex[ObjectIdentifier(constraint)] else {
+    guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
       throw .unknownConstraint(constraint)
     }
     try checkValue(constant)
-    try changeConstant(record: Int(index), to: constant)
+    try verifyingRefusal { () throws(SolverError) in
+      // Looked up again: a rebuild renumbers the records.
+      try changeConstant(record: Int(constraintIndex[ObjectIdentifier(constraint)]!), to: constant)
+    }
+    repairIfDamaged()
     checkInvariants()
   }
 
@@ -203,6 +227,7 @@ public final class Solver {
     // Each constraint is looked up once; the records go to `changeConstants` in a reused
     // buffer.
     var batch: [(record: Int, constant: Double)] = []
+    let rebuildsBefore = tableau.counters.rebuilds
     swap(&batch, &constantBatch)
     defer {
       batch.removeAll(keepingCapacity: true)
@@ -215,7 +240,16 @@ public final class Solver {
       try checkValue(constant)
       batch.append((Int(index), constant))
     }
-    try changeConstants(batch)
+    try verifyingRefusal { () throws(SolverError) in
+      if tableau.counters.rebuilds != rebuildsBefore {
+        // A rebuild renumbered the records.
+        for i in batch.indices {
+          batch[i].record = Int(constraintIndex[ObjectIdentifier(changes[i].0)]!)
+        }
+      }
+      try changeConstants(batch)
+    }
+    repairIfDamaged()
     checkInvariants()
   }
 
@@ -226,10 +260,14 @@ public final class Solver {
   ///   strength is then kept).
   public func setStrength(_ strength: Strength, of constraint: Constraint) throws(SolverError) {
     conflictingConstraints = []
-    guard let index = constraintIndex[ObjectIdentifier(constraint)] else {
+    guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
       throw .unknownConstraint(constraint)
     }
-    try changeStrength(record: Int(index), to: strength)
+    try verifyingRefusal { () throws(SolverError) in
+      // Looked up again: a rebuild renumbers the records.
+      try changeStrength(record: Int(constraintIndex[ObjectIdentifier(constraint)]!), to: strength)
+    }
+    repairIfDamaged()
     checkInvariants()
   }
 
@@ -246,6 +284,7 @@ public final class Solver {
     let record = try insert(constraint, constant: 0, strength: strength)
     editIndex[Int(variable.index)] = Int32(edits.count)
     edits.append(EditRecord(variable: variable, constraint: constraint, record: record, value: 0))
+    repairIfDamaged()
     checkInvariants()
   }
 
@@ -255,6 +294,7 @@ public final class Solver {
       throw .unknownEditVariable(variable)
     }
     removeEdit(at: Int(editIndex[Int(variable.index)]))
+    repairIfDamaged()
     checkInvariants()
   }
 
@@ -302,8 +342,11 @@ public final class Solver {
 
   private func finishSuggestions() {
     // Edit constraints are never required, so their errors can always absorb a suggestion: a
-    // row the dual simplex cannot repair is negative by round-off only, and is left.
-    _ = tableau.dualOptimize()
+    // row the dual simplex cannot repair is negative by round-off only. In a canonical
+    // tableau it is left; a lazy one is rebuilt, since there that round-off can be damage
+    // that grows.
+    if !tableau.dualOptimize() && tableau.lazy { tableau.damaged = true }
+    repairIfDamaged()
     checkInvariants()
   }
 

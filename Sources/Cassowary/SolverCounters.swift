@@ -21,6 +21,9 @@ public struct SolverCounters: Hashable, Sendable {
   /// Values of basic symbols that changed (variables, slacks, errors): the work no solver
   /// can avoid, against which the rest is measured.
   public var valuesUpdated: Int = 0
+  /// Tableaux rebuilt from the constraints: after a refusal by a lazy tableau (to verify
+  /// it), or after a sign of damage by round-off (see `Solver+Recovery.swift`).
+  public var rebuilds: Int = 0
 
   public init() {}
 
@@ -33,6 +36,7 @@ public struct SolverCounters: Hashable, Sendable {
     d.repairs = lhs.repairs - rhs.repairs
     d.cachedShifts = lhs.cachedShifts - rhs.cachedShifts
     d.valuesUpdated = lhs.valuesUpdated - rhs.valuesUpdated
+    d.rebuilds = lhs.rebuilds - rhs.rebuilds
     return d
   }
 }

@@ -8,6 +8,8 @@ extension Tableau {
 
   /// Minimises the objective (or the phase-one objective) by primal pivots.
   mutating func optimize(artificialPhase: Bool = false) {
+    var budget = pivotBudget
+    let cellLimit = self.cellLimit
     while true {
       let entering =
         artificialPhase ? enteringSymbol(artificial!) : objective.enteringSymbol()
@@ -19,11 +21,20 @@ extension Tableau {
         // round-off: a coefficient left just above the near-zero threshold after its
         // constraint went away (kiwi stops with "the objective is unbounded" here). Dropping
         // it changes the objective by less than the tolerance.
+        // A larger one means the rows and the objective no longer agree: the tableau is
+        // rebuilt once the operation ends.
         let residue =
           artificialPhase ? artificial!.remove(entering) : objective.remove(entering)
-        assert(abs(residue) < 1e-6, "Cassowary: the objective is unbounded")
+        if abs(residue) >= 1e-6 { damaged = true }
         counters.repairs &+= 1
         continue
+      }
+      // Bland's rule ends every exact simplex; round-off can still make one cycle. Past
+      // the budget the tableau is treated as damaged (and rebuilt) rather than left to spin.
+      budget -= 1
+      if budget < 0 || cellCount > cellLimit {
+        damaged = true
+        return
       }
       pivot(entering: entering, leaving: leaving)
     }
@@ -60,6 +71,8 @@ extension Tableau {
   /// Returns `false` when some row cannot be made feasible (the required constraints
   /// conflict); the tableau is then consistent but infeasible and the caller rolls back.
   mutating func dualOptimize() -> Bool {
+    var budget = pivotBudget
+    let cellLimit = self.cellLimit
     while let leaving = infeasible.popLast() {
       // Entries can be stale: the symbol may have left the basis since it was queued, or
       // been released and its index reused by another symbol (a removed constraint's
@@ -82,10 +95,23 @@ extension Tableau {
         infeasible.removeAll()
         return false
       }
+      budget -= 1
+      if budget < 0 || cellCount > cellLimit {
+        damaged = true
+        infeasible.removeAll()
+        return true
+      }
       pivot(entering: entering, leaving: leaving, expanded: expanded ? row : nil)
     }
     return true
   }
+
+  /// The most pivots one optimisation may take: more than any exact run the fuzzer has
+  /// seen needs (a few per row at most), and linear in the size.
+  var pivotBudget: Int { 2 &* rowCount &+ 500 }
+  /// The most cells the rows may hold by the end of one optimisation: a pivot sequence that
+  /// fills the tableau in tenfold is round-off feeding on itself, not a layout.
+  var cellLimit: Int { 10 &* cellCount &+ 100_000 }
 
   /// The symbol whose entry keeps the objective optimal: the smallest ratio of objective
   /// coefficient to row coefficient among positive, non-dummy cells of a canonical row.
@@ -97,7 +123,7 @@ extension Tableau {
       let c = row.coefficients[i]
       guard c > 0 && !s.isDummy else { continue }
       let ratio = objective.coefficient(for: s) / c
-      if ratio < best {
+      if ratio < best || (ratio == best && s < entering) {
         best = ratio
         entering = s
       }

@@ -93,6 +93,10 @@ struct Tableau {
   /// blocked it (the last phase-one objective's, or the cells of the row the dual simplex
   /// could not repair). Their constraints are the conflict.
   var blockingSymbols: [Symbol] = []
+  /// Set when the tableau showed a sign that round-off has damaged it (an objective that
+  /// looked unbounded, a simplex that ran past its pivot budget): the solver then rebuilds
+  /// it from its constraints (`Solver+Recovery.swift`).
+  var damaged = false
 
   init(lazy: Bool) { self.lazy = lazy }
 

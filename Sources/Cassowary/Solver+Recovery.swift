@@ -1,0 +1,163 @@
+// Recovery from round-off: rebuilding the tableau from the constraints it holds.
+//
+// The lazy tableau evaluates rows through chains of other rows, and computes a symbol's
+// column and an expanded row by different sums. On systems of a hundred boxes and more,
+// after hundreds of operations, that round-off can leave a pivot element just above the
+// zero threshold that is zero in exact arithmetic; a pivot on it multiplies the row by 1e8
+// and the tableau is lost (a refusal of a satisfiable constraint, values that are not a
+// number, a simplex that cycles). The differential fuzzer found this in a few percent of
+// such systems. Two defences, both outside the hot paths:
+//
+// - A refusal is never reported on the word of a lazy tableau. The solver rebuilds a fresh
+//   tableau from its constraints (same representation: round-off starts from zero again)
+//   and retries; if that refuses too, a canonical rebuild (kiwi's tableau, which the
+//   fuzzer has never seen refuse a satisfiable system) decides. Only then is the refusal
+//   reported, with the solver restored exactly as it was.
+// - A tableau that shows damage (`Tableau.damaged`: an objective that looks unbounded, a
+//   simplex past its pivot budget, a value that is not finite) is rebuilt at the end of the
+//   operation.
+//
+// A rebuild costs one build of the system (milliseconds for a thousand views); the
+// `rebuilds` counter says when it happened.
+
+extension Solver {
+  /// Everything a rebuild replaces.
+  struct State {
+    var tableau: Tableau
+    var records: [ConstraintRecord]
+    var freeRecords: [Int32]
+    var constraintIndex: [ObjectIdentifier: Int32]
+    var edits: [EditRecord]
+    var editIndex: [Int32]
+    var variableSymbols: [Symbol]
+    var symbolVariables: [Int32]
+  }
+
+  var state: State {
+    get {
+      State(
+        tableau: tableau, records: records, freeRecords: freeRecords,
+        constraintIndex: constraintIndex, edits: edits, editIndex: editIndex,
+        variableSymbols: variableSymbols, symbolVariables: symbolVariables)
+    }
+    set {
+      tableau = newValue.tableau
+      records = newValue.records
+      freeRecords = newValue.freeRecords
+      constraintIndex = newValue.constraintIndex
+      edits = newValue.edits
+      editIndex = newValue.editIndex
+      variableSymbols = newValue.variableSymbols
+      symbolVariables = newValue.symbolVariables
+    }
+  }
+
+  /// Replaces the tableau by a fresh one holding the same constraints (current constants
+  /// and strengths) and edit variables (current suggestions). With `canonical`, the new
+  /// tableau is built canonically whatever the representation; a lazy solver then goes on
+  /// lazily from it (a canonical tableau is a valid lazy one). Throws only if the fresh
+  /// tableau refuses a constraint the old one held; the solver is then half-built and the
+  /// caller restores its `state`.
+  func rebuild(canonical: Bool) throws(SolverError) {
+    var constraints: [(Constraint, Double, Strength)] = []
+    var editList: [(EditRecord, Strength)] = []
+    var isEdit = Set<ObjectIdentifier>()
+    for edit in edits {
+      editList.append((edit, records[Int(edit.record)].strength))
+      isEdit.insert(ObjectIdentifier(edit.constraint))
+    }
+    for record in records {
+      guard let c = record.constraint, !isEdit.contains(ObjectIdentifier(c)) else { continue }
+      constraints.append((c, record.constant, record.strength))
+    }
+    var counters = tableau.counters
+    counters.rebuilds &+= 1
+    tableau = Tableau(lazy: representation == .lazy && !canonical)
+    tableau.counters = counters
+    buildingCanonically = canonical
+    defer { buildingCanonically = false }
+    symbolVariables = []
+    for i in variableSymbols.indices {
+      variableSymbols[i] = tableau.newSymbol(.external)
+      mapSymbol(variableSymbols[i], to: Variable(index: Int32(i)))
+      editIndex[i] = -1
+    }
+    constraintIndex = [:]
+    records = []
+    freeRecords = []
+    edits = []
+    for (constraint, constant, strength) in constraints {
+      try insert(constraint, constant: constant, strength: strength)
+    }
+    for (edit, strength) in editList {
+      let record = try insert(edit.constraint, constant: -edit.value, strength: strength)
+      editIndex[Int(edit.variable.index)] = Int32(edits.count)
+      var moved = edit
+      moved.record = record
+      edits.append(moved)
+    }
+    if representation == .lazy { tableau.lazy = true }
+    // Every variable is read out again: one that became parametric is 0 without a row
+    // having changed.
+    for symbol in variableSymbols { tableau.noteChanged(symbol) }
+  }
+
+  /// Runs an operation that may refuse a required constraint. A refusal by a lazy tableau
+  /// is verified on fresh tableaux before it is reported (see the top of this file).
+  func verifyingRefusal(_ operation: () throws(SolverError) -> Void) throws(SolverError) {
+    do throws(SolverError) {
+      try operation()
+      return
+    } catch {
+      guard case .unsatisfiableConstraint = error, tableau.lazy else { throw error }
+      let saved = state
+      var attempts = 0
+      // Restores the solver as it was, keeping the count of rebuilds made to verify.
+      func restore() {
+        state = saved
+        tableau.counters.rebuilds &+= attempts
+      }
+      // A fresh tableau of the same representation first: it is fast, and round-off starts
+      // from zero. If it refuses too, a canonical one has the last word.
+      for canonical in [false, true] {
+        attempts += 1
+        do throws(SolverError) {
+          try rebuild(canonical: canonical)
+        } catch {
+          restore()
+          continue
+        }
+        do throws(SolverError) {
+          try operation()
+          return
+        } catch {
+          guard canonical else { continue }
+          let conflicts = conflictingConstraints
+          restore()
+          conflictingConstraints = conflicts
+          throw error
+        }
+      }
+      restore()
+      throw error
+    }
+  }
+
+  /// Rebuilds a tableau that showed damage during the last operation.
+  func repairIfDamaged() {
+    guard tableau.damaged else { return }
+    let saved = state
+    for canonical in [false, true] {
+      do throws(SolverError) {
+        try rebuild(canonical: canonical)
+        if !tableau.damaged { return }
+      } catch {
+        state = saved
+      }
+    }
+    // Both rebuilds failed: keep the canonical attempt's values if it got that far,
+    // else the old state; the flag is cleared either way so that the next operation
+    // does not rebuild again for the same cause.
+    tableau.damaged = false
+  }
+}
