@@ -207,3 +207,38 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     }
   }
 }
+
+/// The round-level tests: exact Mann-Whitney p-values and Holm's adjustment, against
+/// values worked out by hand from the permutation distribution.
+@Suite struct RoundStatisticsTests {
+  @Test func exactMannWhitneyMatchesThePermutationDistribution() {
+    // m = n = 3: C(6, 3) = 20 arrangements; U counts 1,1,2,3,3,3,3,2,1,1 for U = 0...9.
+    #expect(abs(SampleStatistics.mannWhitneyExactP([1, 2, 3], [4, 5, 6]) - 2.0 / 20) < 1e-12)
+    #expect(abs(SampleStatistics.mannWhitneyExactP([4, 5, 6], [1, 2, 3]) - 2.0 / 20) < 1e-12)
+    // U = 3 (3 > 2, 5 > 2, 5 > 4): P(U <= 3) = 7 / 20, two-sided 0.7.
+    #expect(abs(SampleStatistics.mannWhitneyExactP([1, 3, 5], [2, 4, 6]) - 0.7) < 1e-12)
+    // m = n = 5, complete separation: 2 / C(10, 5) = 2 / 252.
+    let low = [1.0, 2, 3, 4, 5]
+    let high = [6.0, 7, 8, 9, 10]
+    #expect(abs(SampleStatistics.mannWhitneyExactP(low, high) - 2.0 / 252) < 1e-12)
+    // Unequal sizes, m = 2, n = 4, separated: 2 / C(6, 2) = 2 / 15.
+    #expect(abs(SampleStatistics.mannWhitneyExactP([1, 2], [3, 4, 5, 6]) - 2.0 / 15) < 1e-12)
+  }
+
+  @Test func exactMannWhitneyFallsBackOnTies() {
+    let a = [1.0, 2, 2, 3]
+    let b = [2.0, 4, 5, 6]
+    #expect(SampleStatistics.mannWhitneyExactP(a, b) == SampleStatistics.mannWhitneyP(a, b))
+    #expect(SampleStatistics.mannWhitneyExactP([], [1]) == 1)
+  }
+
+  @Test func holmAdjustsStepDownAndKeepsTheOrder() {
+    // Sorted: 0.005 x 4 = 0.02, 0.01 x 3 = 0.03, 0.03 x 2 = 0.06, 0.04 x 1 = 0.04 -> 0.06
+    // (monotone).
+    let adjusted = SampleStatistics.holmAdjusted([0.01, 0.04, 0.03, 0.005])
+    let expected = [0.03, 0.06, 0.06, 0.02]
+    for (a, e) in zip(adjusted, expected) { #expect(abs(a - e) < 1e-12) }
+    #expect(SampleStatistics.holmAdjusted([0.5, 0.9]) == [1, 1])
+    #expect(SampleStatistics.holmAdjusted([]).isEmpty)
+  }
+}
