@@ -1,15 +1,22 @@
+internal import Foundation
+
 /// How two runs of the same scenarios differ, metric by metric, and how sure we are.
 ///
-/// Time metrics need three things to count as a change: a significant difference (p50: a
-/// Mann-Whitney test on the per-tick samples; p99: a bootstrap confidence interval of the
-/// difference that excludes zero), a relative change beyond the metric's threshold, and a
-/// change beyond the noise measured on the samples themselves. Deterministic counters
+/// The unit of evidence for time is the round (a separate process, see `Rounds.swift`),
+/// never the tick: ticks of one process share its luck, and a whole process runs 10-40%
+/// faster or slower than the next on a shared machine. A time metric (p50, p99) changes
+/// when the rounds' values of the two sides differ by an exact Mann-Whitney test whose
+/// p-value, adjusted by Holm's method over every time metric of the comparison, is below
+/// `alpha` (so the chance of any false alarm in the whole comparison is at most `alpha`),
+/// and the ratio of the sides' medians passes the threshold (symmetrically: +10% one way
+/// is the same evidence as -9.1% the other). With fewer than `minimumRounds` rounds on a
+/// side a time metric is "insufficient data", never a silent pass. Deterministic counters
 /// (work per tick, allocations per tick) are compared exactly.
 public struct Comparison: Codable, Sendable {
   public enum Verdict: String, Codable, Sendable {
     case regression, improvement, unchanged
-    /// Significant and beyond the threshold, but within the measured noise.
-    case withinNoise = "within noise"
+    /// Too few rounds on a side to judge a time metric.
+    case insufficientData = "insufficient data"
     /// Not comparable (e.g. counters over different numbers of ticks).
     case skipped
   }
@@ -21,7 +28,7 @@ public struct Comparison: Codable, Sendable {
     public var new: Double
     /// Relative change, new / old - 1 (0 when old is 0 and new is 0).
     public var change: Double
-    /// How sure: "p=0.0003", "95% CI +1.2..+3.4 ms", "exact".
+    /// How sure: "p=0.0003 (Holm), 10 vs 10 rounds", "exact".
     public var confidence: String
     public var verdict: Verdict
   }
@@ -29,48 +36,74 @@ public struct Comparison: Codable, Sendable {
   public struct Settings: Sendable {
     /// Relative threshold per time metric (`p50`, `p99`); default 10%.
     public var thresholds: [String: Double]
+    /// The family-wise false-alarm rate of one comparison's time verdicts.
     public var alpha: Double
+    /// Rounds a side needs for its time metrics to be judged.
+    public var minimumRounds: Int
 
-    public init(thresholds: [String: Double] = [:], alpha: Double = 0.01) {
+    public init(thresholds: [String: Double] = [:], alpha: Double = 0.05, minimumRounds: Int = 5) {
       self.thresholds = thresholds
       self.alpha = alpha
+      self.minimumRounds = minimumRounds
     }
 
     func threshold(_ metric: String) -> Double { thresholds[metric] ?? 0.10 }
   }
 
   public var rows: [Row]
-  /// Scenarios whose p99 newly exceeds the budget, or whose hitch verdict got worse.
+  /// Scenarios whose p99 newly exceeds the budget, or whose hitch verdict got worse. They
+  /// count as regressions in the exit status.
   public var budgetCrossings: [String]
-  /// Relative noise measured per scenario (the larger side's median bootstrap half-width,
-  /// and the spread between repeated runs when there were several).
+  /// Run-to-run spread per scenario: the larger side's (max - min) / median of its rounds'
+  /// medians.
   public var noise: [String: Double]
   /// Results present on one side only.
   public var unmatched: [String]
 
   public var regressions: [Row] { rows.filter { $0.verdict == .regression } }
   public var improvements: [Row] { rows.filter { $0.verdict == .improvement } }
+  public var undecided: [Row] { rows.filter { $0.verdict == .insufficientData } }
 
-  /// 0 no significant change, 2 a regression, 4 improvements only (package-benchmark's codes).
+  /// 2 a regression or a budget crossing; 1 nothing to judge (no result in common, or a
+  /// time metric with too few rounds); 4 improvements only; 0 no significant change.
   public var exitCode: Int32 {
-    if !regressions.isEmpty { return 2 }
+    if !regressions.isEmpty || !budgetCrossings.isEmpty { return 2 }
+    if rows.isEmpty || !undecided.isEmpty { return 1 }
     if !improvements.isEmpty { return 4 }
     return 0
   }
 
+  /// The one-line verdict; it never contradicts the exit status.
+  public var verdictLine: String {
+    switch exitCode {
+    case 2:
+      var parts: [String] = []
+      if !regressions.isEmpty {
+        parts.append("\(regressions.count) metric\(regressions.count == 1 ? "" : "s")")
+      }
+      if !budgetCrossings.isEmpty {
+        parts.append(
+          "\(budgetCrossings.count) budget crossing\(budgetCrossings.count == 1 ? "" : "s")")
+      }
+      return "REGRESSION (" + parts.joined(separator: ", ") + ")"
+    case 1 where rows.isEmpty:
+      return "NOTHING COMPARED (no result in common)"
+    case 1:
+      return "INSUFFICIENT DATA (\(undecided.count) time metrics with fewer rounds than needed)"
+    case 4: return "improvements only (\(improvements.count))"
+    default: return "no significant change"
+    }
+  }
+
   /// Compares `new` with `base`, result by result (matched on strategy, scenario and seed).
-  /// `repeatNoise` adds a measured run-to-run spread per scenario key.
-  /// `repeats` are the separate runs pooled into `new` (live comparisons): a time change
-  /// counts only if every repeat shows it beyond the threshold, in the same direction, so
-  /// one run slowed by a noisy neighbour cannot raise an alarm.
   public static func compare(
-    base: RunReport, new: RunReport, settings: Settings = Settings(),
-    repeatNoise: [String: Double] = [:], repeats: [RunReport] = []
+    base: RunReport, new: RunReport, settings: Settings = Settings()
   ) -> Comparison {
     func key(_ r: RunResult) -> String { "\(r.key)@\(r.seed)" }
     let oldByKey = Dictionary(base.results.map { (key($0), $0) }, uniquingKeysWith: { a, _ in a })
     let newKeys = Set(new.results.map(key))
     var rows: [Row] = []
+    var pValues: [(row: Int, p: Double)] = []
     var crossings: [String] = []
     var noise: [String: Double] = [:]
     var unmatched = base.results.map(key).filter { !newKeys.contains($0) }
@@ -80,19 +113,27 @@ public struct Comparison: Codable, Sendable {
         continue
       }
       let scenario = result.key
-      let measured = max(
-        SampleStatistics.medianNoise(old.samplesNs), SampleStatistics.medianNoise(result.samplesNs),
-        repeatNoise[scenario] ?? 0)
-      noise[scenario] = measured
-      var median = compareMedian(old, result, scenario, measured, settings)
-      var tail = compareP99(old, result, scenario, measured, settings)
-      let perRepeat = repeats.compactMap { report in report.results.first { key($0) == key(result) } }
-      if !perRepeat.isEmpty {
-        median.verdict = confirm(median, perRepeat.map { relative(old.tickNs.p50, $0.tickNs.p50) }, settings)
-        tail.verdict = confirm(tail, perRepeat.map { relative(old.tickNs.p99, $0.tickNs.p99) }, settings)
+      let a = old.roundSummaries
+      let b = result.roundSummaries
+      noise[scenario] = max(spread(a.map(\.p50Ns)), spread(b.map(\.p50Ns)))
+      for (metric, read) in [("p50", \RunResult.RoundSummary.p50Ns), ("p99", \.p99Ns)] {
+        let oldValues = a.map { $0[keyPath: read] }
+        let newValues = b.map { $0[keyPath: read] }
+        let oldMedian = median(oldValues)
+        let newMedian = median(newValues)
+        var row = Row(
+          scenario: scenario, metric: metric, old: oldMedian, new: newMedian,
+          change: relative(oldMedian, newMedian), confidence: "", verdict: .unchanged)
+        let rounds = "\(a.count) vs \(b.count) rounds"
+        if a.count < settings.minimumRounds || b.count < settings.minimumRounds {
+          row.verdict = .insufficientData
+          row.confidence = rounds + " (needs \(settings.minimumRounds) a side)"
+        } else {
+          pValues.append((rows.count, SampleStatistics.mannWhitneyExactP(oldValues, newValues)))
+          row.confidence = rounds
+        }
+        rows.append(row)
       }
-      rows.append(median)
-      rows.append(tail)
       rows += compareCounters(old, result, scenario)
       if old.tickNs.p99 <= base.budgetNs && result.tickNs.p99 > new.budgetNs {
         crossings.append(
@@ -107,68 +148,31 @@ public struct Comparison: Codable, Sendable {
             + "ms/s (\(before.rawValue) -> \(after.rawValue))")
       }
     }
+    // Holm over the whole family of judged time metrics.
+    let adjusted = SampleStatistics.holmAdjusted(pValues.map(\.p))
+    for (i, entry) in pValues.enumerated() {
+      let p = adjusted[i]
+      var row = rows[entry.row]
+      row.confidence = "p=\(pValue(p)) (Holm), " + row.confidence
+      let bound = log1p(settings.threshold(row.metric))
+      let logRatio = row.old > 0 && row.new > 0 ? log(row.new / row.old) : 0
+      if p < settings.alpha && abs(logRatio) > bound {
+        row.verdict = logRatio > 0 ? .regression : .improvement
+      }
+      rows[entry.row] = row
+    }
     return Comparison(rows: rows, budgetCrossings: crossings, noise: noise, unmatched: unmatched)
   }
 
-  /// A pooled change stands only if each repeat's own change passes the threshold the same
-  /// way; otherwise the runs disagree and the change is noise.
-  private static func confirm(_ row: Row, _ changes: [Double], _ settings: Settings) -> Verdict {
-    guard row.verdict == .regression || row.verdict == .improvement else { return row.verdict }
-    let threshold = settings.threshold(row.metric)
-    let agree = changes.allSatisfy {
-      row.verdict == .regression ? $0 > threshold : $0 < -threshold
-    }
-    return agree ? row.verdict : .withinNoise
+  /// (max - min) / median: how far apart a side's rounds fell.
+  private static func spread(_ values: [Double]) -> Double {
+    guard values.count >= 2, let low = values.min(), let high = values.max() else { return 0 }
+    let m = median(values)
+    return m > 0 ? (high - low) / m : 0
   }
 
   private static func relative(_ old: Double, _ new: Double) -> Double {
     old == 0 ? (new == 0 ? 0 : .infinity) : new / old - 1
-  }
-
-  private static func judge(change: Double, significant: Bool, threshold: Double, noise: Double)
-    -> Verdict
-  {
-    guard significant, abs(change) > threshold else { return .unchanged }
-    guard abs(change) > noise else { return .withinNoise }
-    return change > 0 ? .regression : .improvement
-  }
-
-  private static func compareMedian(
-    _ old: RunResult, _ new: RunResult, _ scenario: String, _ noise: Double, _ settings: Settings
-  ) -> Row {
-    let change = relative(old.tickNs.p50, new.tickNs.p50)
-    let hasSamples = !old.samplesNs.isEmpty && !new.samplesNs.isEmpty
-    let p = hasSamples ? SampleStatistics.mannWhitneyP(old.samplesNs, new.samplesNs) : 1
-    return Row(
-      scenario: scenario, metric: "p50", old: old.tickNs.p50, new: new.tickNs.p50, change: change,
-      confidence: hasSamples ? "p=\(pValue(p))" : "no samples",
-      verdict: judge(change: change, significant: p < settings.alpha, threshold: settings.threshold("p50"), noise: noise))
-  }
-
-  private static func compareP99(
-    _ old: RunResult, _ new: RunResult, _ scenario: String, _ noise: Double, _ settings: Settings
-  ) -> Row {
-    let change = relative(old.tickNs.p99, new.tickNs.p99)
-    guard !old.samplesNs.isEmpty, !new.samplesNs.isEmpty else {
-      return Row(
-        scenario: scenario, metric: "p99", old: old.tickNs.p99, new: new.tickNs.p99, change: change,
-        confidence: "no samples", verdict: .unchanged)
-    }
-    let ci = SampleStatistics.bootstrapDifference(
-      old.samplesNs, new.samplesNs, quantile: 0.99, confidence: 1 - settings.alpha)
-    // A tail quantile of a hundred ticks is nearly the maximum, so one stray spike moves it:
-    // only a difference whose whole interval lies beyond the threshold counts, and the
-    // bootstrap spread of either side's p99 is the noise floor.
-    let band = settings.threshold("p99") * old.tickNs.p99
-    let significant = ci.low > band || ci.high < -band
-    let tailNoise = max(
-      noise, SampleStatistics.quantileNoise(old.samplesNs, 0.99),
-      SampleStatistics.quantileNoise(new.samplesNs, 0.99))
-    let level = Int(((1 - settings.alpha) * 100).rounded())
-    return Row(
-      scenario: scenario, metric: "p99", old: old.tickNs.p99, new: new.tickNs.p99, change: change,
-      confidence: "\(level)% CI \(signedMs(ci.low))..\(signedMs(ci.high)) ms",
-      verdict: judge(change: change, significant: significant, threshold: settings.threshold("p99"), noise: tailNoise))
   }
 
   private static func compareCounters(_ old: RunResult, _ new: RunResult, _ scenario: String) -> [Row] {
@@ -191,17 +195,6 @@ public struct Comparison: Codable, Sendable {
         scenario: scenario, metric: name, old: a, new: b, change: relative(a, b),
         confidence: comparable ? "exact" : "ticks differ", verdict: verdict)
     }
-  }
-}
-
-extension SampleStatistics {
-  /// The relative half-width of a bootstrap interval of one sample's `q` quantile.
-  public static func quantileNoise(_ samples: [Double], _ q: Double) -> Double {
-    guard samples.count >= 2 else { return 0 }
-    let value = percentile(samples.sorted(), q)
-    guard value > 0 else { return 0 }
-    let ci = bootstrapDifference([value], samples, quantile: q, resamples: 500, seed: 0x99)
-    return max(abs(ci.low), abs(ci.high)) / value
   }
 }
 

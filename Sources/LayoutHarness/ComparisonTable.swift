@@ -3,17 +3,16 @@ extension Comparison {
   /// changed metric (regressions first), then a count of unchanged ones and the noise.
   public func render(markdown: Bool) -> String {
     var lines: [String] = []
-    let verdict =
-      exitCode == 2
-      ? "REGRESSION (\(regressions.count) metric\(regressions.count == 1 ? "" : "s"))"
-      : exitCode == 4 ? "improvements only (\(improvements.count))" : "no significant change"
+    let verdict = verdictLine
     lines.append(markdown ? "**Verdict: \(verdict)**" : "verdict: \(verdict)")
     if !budgetCrossings.isEmpty {
       lines.append("")
       lines.append(markdown ? "**Budget crossings**" : "budget crossings:")
       for crossing in budgetCrossings { lines.append((markdown ? "- " : "  ") + crossing) }
     }
-    let order: [Verdict: Int] = [.regression: 0, .improvement: 1, .withinNoise: 2, .skipped: 3, .unchanged: 4]
+    let order: [Verdict: Int] = [
+      .regression: 0, .improvement: 1, .insufficientData: 2, .skipped: 3, .unchanged: 4,
+    ]
     let shown = rows.filter { $0.verdict != .unchanged }.sorted {
       (order[$0.verdict]!, $0.scenario, $0.metric) < (order[$1.verdict]!, $1.scenario, $1.metric)
     }
@@ -26,7 +25,7 @@ extension Comparison {
       return [row.scenario, row.metric, value(row.old), value(row.new), change, row.confidence, row.verdict.rawValue]
     }
     if cells.isEmpty {
-      lines.append("No metric changed beyond its threshold and the noise.")
+      lines.append("No metric changed beyond its threshold.")
     } else if markdown {
       lines.append("| " + header.joined(separator: " | ") + " |")
       lines.append("|---|---|--:|--:|--:|---|---|")
@@ -46,10 +45,14 @@ extension Comparison {
     let unchanged = rows.count - shown.count
     lines.append("")
     lines.append("\(unchanged) of \(rows.count) metrics unchanged.")
+    lines.append(
+      "Time verdicts: exact Mann-Whitney over rounds (separate processes), Holm-adjusted over "
+        + "the \(rows.filter { $0.metric == "p50" || $0.metric == "p99" }.count) time metrics "
+        + "(family-wise false-alarm rate 5%), and a change beyond the threshold.")
     if !noise.isEmpty {
       let values = noise.values.sorted()
       lines.append(
-        "Noise measured (relative bootstrap half-width of the median, run-to-run spread): "
+        "Run-to-run spread of round medians ((max - min) / median): "
           + "median \(fixed(percentile(values, 0.5) * 100, 1))%, max \(fixed(values.last! * 100, 1))%.")
     }
     if !unmatched.isEmpty {

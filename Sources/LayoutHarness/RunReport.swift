@@ -62,8 +62,30 @@ public struct RunResult: Codable, Hashable, Sendable {
   /// Work per tick, averaged over the measured ticks (deterministic for a seed).
   public var counters: [String: Double]
   public var allocations: Allocations
-  /// Every measured tick's cost, in order.
+  /// Every measured tick's cost, in order (every round's, one after the other).
   public var samplesNs: [Double]
+  /// One entry per round (a separate process with its own trees and warm-up) when the
+  /// run had several; time verdicts are judged on these, never on pooled ticks. `nil` in
+  /// reports from before rounds existed, which count as one round.
+  public var rounds: [RoundSummary]? = nil
+
+  /// One round's tick statistics.
+  public struct RoundSummary: Codable, Hashable, Sendable {
+    public var p50Ns: Double
+    public var p99Ns: Double
+    public var ticks: Int
+
+    public init(p50Ns: Double, p99Ns: Double, ticks: Int) {
+      self.p50Ns = p50Ns
+      self.p99Ns = p99Ns
+      self.ticks = ticks
+    }
+  }
+
+  /// The rounds this result stands on: its own when recorded, else itself as one round.
+  public var roundSummaries: [RoundSummary] {
+    rounds ?? [RoundSummary(p50Ns: tickNs.p50, p99Ns: tickNs.p99, ticks: ticks)]
+  }
 
   public struct Overrun: Codable, Hashable, Sendable {
     public var p50: Double

@@ -21,10 +21,12 @@ struct BaselineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Run the scenarios (default matrix, fixed tick count) and save the report as NAME.",
       discussion: """
-        Ticks are not time-limited here (default 60 per scenario), so counters are averages \
-        over the same ticks on every machine and compare exactly. The file is written only \
-        after a successful run, atomically: a failed or interrupted run never replaces a good \
-        baseline. With --from, an existing report file is validated and stored instead.
+        The scenarios run in --rounds separate processes (default 10), each with its own trees \
+        and warm-up: time verdicts are judged on rounds. Ticks are not time-limited here \
+        (default 60 per scenario and round), so counters are averages over the same ticks on \
+        every machine and compare exactly. The file is written only after every round \
+        succeeded, atomically: a failed or interrupted run never replaces a good baseline. \
+        With --from, an existing report file is validated and stored instead.
         """
     )
 
@@ -43,7 +45,21 @@ struct BaselineCommand: ParsableCommand {
     @Flag(help: "No progress on standard error.")
     var quiet = false
 
+    @Option(help: "Rounds: separate processes, each with its own trees and warm-up.")
+    var rounds: Int = 10
+
+    @Option(help: .hidden)
+    var roundOutput: String?
+
+    var roundOptions: RoundOptions {
+      var options = RoundOptions()
+      options.rounds = rounds
+      options.roundOutput = roundOutput
+      return options
+    }
+
     func validate() throws {
+      try roundOptions.validateRounds()
       guard BaselineStore.isValidName(name) else {
         throw ValidationError("Please specify a baseline name of letters, digits, '.', '_' or '-' (got '\(name)').")
       }
@@ -53,6 +69,10 @@ struct BaselineCommand: ParsableCommand {
       let report: RunReport
       if let from {
         do { report = try ReportFile.load(from) } catch { throw CommandFailure(error.description) }
+      } else if roundOutput == nil && rounds > 1 {
+        let progress = Progress(quiet: quiet)
+        report = try roundOptions.runRounds(progress: progress)
+        progress.finish()
       } else {
         var run = try Run.parse([])
         run.scenario = scenario
@@ -65,6 +85,7 @@ struct BaselineCommand: ParsableCommand {
         let progress = Progress(quiet: quiet)
         report = try onLargeStack { try measure(scenarios, settings: settings, progress: progress).0 }
         progress.finish()
+        if let roundOutput { return try roundOptions.writeRound(report, to: roundOutput) }
       }
       do { try location.store.save(report, as: name) } catch { throw CommandFailure(error.description) }
       print("saved baseline '\(name)' (\(report.results.count) results) to \(location.store.path(of: name))")
@@ -113,11 +134,13 @@ struct Compare: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Compare two reports (files or baseline names); without NEW, run BASE's scenarios now.",
     discussion: """
-      Results are matched by strategy, scenario and seed. Time metrics (p50, p99) count as \
-      changed when a significance test on the per-tick samples agrees (Mann-Whitney for p50, a \
-      bootstrap interval for p99), the change passes the threshold, and it exceeds the noise \
-      measured on the samples (and between repeated runs). Counters compare exactly. Exit \
-      status: 0 no significant change, 2 regression, 4 improvements only, 1 bad input.
+      Results are matched by strategy, scenario and seed. Time metrics (p50, p99) are judged \
+      on rounds (separate processes), never on pooled ticks: they count as changed when an \
+      exact Mann-Whitney test over the two sides' rounds, Holm-adjusted over every time \
+      metric of the comparison, is below 0.05 and the ratio of the medians passes the \
+      threshold. A side with fewer than 5 rounds is insufficient data. Counters compare \
+      exactly. Exit status: 0 no significant change; 2 a regression or a budget crossing; \
+      4 improvements only; 1 bad input, no result in common, or insufficient data.
       """
   )
 
@@ -133,8 +156,18 @@ struct Compare: ParsableCommand {
   @Option(help: "Threshold for one metric, as metric=value (p50=0.05); repeatable.")
   var metricThreshold: [String] = []
 
-  @Option(help: "Live comparison: runs of the new side, pooled (their spread is the noise).")
-  var repeats: Int = 2
+  @Option(help: "Live comparison: rounds of the new side (separate processes).")
+  var rounds: Int = 10
+
+  @Option(help: .hidden)
+  var roundOutput: String?
+
+  var roundOptions: RoundOptions {
+    var options = RoundOptions()
+    options.rounds = rounds
+    options.roundOutput = roundOutput
+    return options
+  }
 
   @OptionGroup var location: BaselineCommand.Location
 
@@ -151,7 +184,7 @@ struct Compare: ParsableCommand {
     guard threshold.isFinite, threshold >= 0 else {
       throw ValidationError("Please specify a --threshold of 0 or more (got \(threshold)).")
     }
-    guard repeats >= 1 else { throw ValidationError("Please specify --repeats of at least 1.") }
+    try roundOptions.validateRounds()
     _ = try thresholds()
     for path in [markdown, json].compactMap({ $0 }) where path != "-" {
       if let problem = OutputFile.problem(writing: path) { throw ValidationError(problem) }
@@ -184,19 +217,23 @@ struct Compare: ParsableCommand {
 
   func run() throws {
     let baseReport = try load(base)
-    var repeatNoise: [String: Double] = [:]
-    var repeatReports: [RunReport] = []
     let newReport: RunReport
     if let new {
       newReport = try load(new)
+    } else if let roundOutput {
+      // One round of a live comparison, in its own process.
+      let report = try onLargeStack { try rerun(baseReport, progress: Progress(quiet: true)) }
+      return try roundOptions.writeRound(report, to: roundOutput)
     } else {
       let progress = Progress(quiet: quiet)
-      (newReport, repeatNoise, repeatReports) = try onLargeStack { try rerun(baseReport, progress: progress) }
+      newReport =
+        rounds > 1
+        ? try roundOptions.runRounds(progress: progress)
+        : try onLargeStack { try rerun(baseReport, progress: progress) }
       progress.finish()
     }
     let comparison = Comparison.compare(
-      base: baseReport, new: newReport, settings: .init(thresholds: try thresholds()),
-      repeatNoise: repeatNoise, repeats: repeatReports)
+      base: baseReport, new: newReport, settings: .init(thresholds: try thresholds()))
     if markdown != "-" && json != "-" { print(comparison.render(markdown: false), terminator: "") }
     if let markdown { try OutputFile.write(comparison.render(markdown: true), to: markdown) }
     if let json {
@@ -207,12 +244,8 @@ struct Compare: ParsableCommand {
     throw ExitCode(comparison.exitCode)
   }
 
-  /// Runs the base report's scenarios again, `repeats` times in turn (scenario by scenario,
-  /// so drift in the machine's load spreads over all of them), pooling the samples; the
-  /// spread of the repeats' medians is recorded as noise.
-  func rerun(_ base: RunReport, progress: Progress) throws
-    -> (RunReport, [String: Double], [RunReport])
-  {
+  /// Runs the base report's scenarios again, once, in this process.
+  func rerun(_ base: RunReport, progress: Progress) throws -> RunReport {
     var groups: [Scenario: (strategies: [StrategyKind], ticks: Int, warmup: Int)] = [:]
     var order: [Scenario] = []
     for result in base.results {
@@ -223,55 +256,21 @@ struct Compare: ParsableCommand {
       }
       let scenario = Scenario(shape: shape, size: result.size, mutation: mutation, perTick: result.perTick, seed: result.seed)
       if groups[scenario] == nil { order.append(scenario) }
+      // A merged report's `ticks` are one round's.
       groups[scenario, default: ([], result.ticks, result.warmupTicks)].strategies.append(strategy)
     }
-    var pooled: [String: RunResult] = [:]
-    var medians: [String: [Double]] = [:]
-    var keys: [String] = []
-    var rounds: [[RunResult]] = Array(repeating: [], count: repeats)
-    for round in 0..<repeats {
-      for scenario in order {
-        let group = groups[scenario]!
-        let settings = RunSettings(
-          strategies: group.strategies, ticks: group.ticks, warmupTicks: group.warmup, hz: base.hz,
-          timeLimitNs: nil, minimumTicks: group.ticks, verifyFrames: true)
-        var runner = ScenarioRunner(settings: settings, probe: JemallocProbe())
-        runner.progress = { progress.update("round \(round + 1)/\(repeats): \($0)") }
-        let results: [RunResult]
-        do { results = try runner.run(scenario).results } catch { throw CommandFailure(error.description) }
-        rounds[round] += results
-        for result in results {
-          medians[result.key, default: []].append(result.tickNs.p50)
-          if var existing = pooled[result.key] {
-            existing.samplesNs += result.samplesNs
-            pooled[result.key] = existing
-          } else {
-            pooled[result.key] = result
-            keys.append(result.key)
-          }
-        }
-      }
-    }
     var results: [RunResult] = []
-    var noise: [String: Double] = [:]
-    for key in keys {
-      var result = pooled[key]!
-      // Pooled statistics; counters and allocations are the first round's (identical).
-      result.tickNs = TickStatistics(samples: result.samplesNs)
-      let budget = FrameBudget(hz: base.hz)
-      let assessment = budget.assess(result.samplesNs)
-      result.overBudget = assessment.overBudget
-      result.hitchMsPerS = assessment.hitchMsPerS
-      results.append(result)
-      let m = medians[key]!
-      if let low = m.min(), let high = m.max(), low > 0 { noise[key] = (high - low) / low }
+    for scenario in order {
+      let group = groups[scenario]!
+      let settings = RunSettings(
+        strategies: group.strategies, ticks: group.ticks, warmupTicks: group.warmup, hz: base.hz,
+        timeLimitNs: nil, minimumTicks: group.ticks, verifyFrames: true)
+      var runner = ScenarioRunner(settings: settings, probe: JemallocProbe())
+      runner.progress = { progress.update($0) }
+      do { results += try runner.run(scenario).results } catch { throw CommandFailure(error.description) }
     }
-    let overhead = ScenarioRunner.measureOverhead()
-    let report = RunReport(
-      hz: base.hz, measurementOverheadNs: overhead, environment: environmentInfo(), results: results)
-    let perRound = rounds.map {
-      RunReport(hz: base.hz, measurementOverheadNs: overhead, environment: [:], results: $0)
-    }
-    return (report, noise, perRound)
+    return RunReport(
+      hz: base.hz, measurementOverheadNs: ScenarioRunner.measureOverhead(),
+      environment: environmentInfo(), results: results)
   }
 }

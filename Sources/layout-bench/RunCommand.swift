@@ -21,6 +21,15 @@ struct Run: ParsableCommand {
   @Flag(help: "A short smoke run: the smallest size of each shape, 20 ticks.")
   var quick = false
 
+  @OptionGroup var roundOptions: RoundOptions
+
+  func validate() throws {
+    try roundOptions.validateRounds()
+    if roundOptions.rounds > 1 && output.trace != nil {
+      throw ValidationError("Please use --trace with --rounds 1 (a trace shows one process's ticks).")
+    }
+  }
+
   static let defaultShapes: [Shape] = [.deep, .wide, .feed]
   static let defaultMutations: [MutationKind] = [.text, .resize]
 
@@ -66,13 +75,19 @@ struct Run: ParsableCommand {
   }
 
   func run() throws {
+    let progress = Progress(quiet: output.quiet)
+    if roundOptions.roundOutput == nil && roundOptions.rounds > 1 {
+      let report = try roundOptions.runRounds(progress: progress)
+      progress.finish()
+      return try emit(report, timelines: [], output: output)
+    }
     let scenarios = scenarios()
     let settings = settings
-    let progress = Progress(quiet: output.quiet)
     let (report, timelines) = try onLargeStack {
       try measure(scenarios, settings: settings, progress: progress)
     }
     progress.finish()
+    if let path = roundOptions.roundOutput { return try roundOptions.writeRound(report, to: path) }
     try emit(report, timelines: timelines, output: output)
   }
 }

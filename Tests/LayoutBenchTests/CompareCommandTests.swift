@@ -22,6 +22,9 @@ struct CompareCommandTests {
     for i in results.indices {
       results[i]["samplesNs"] = (results[i]["samplesNs"] as! [Double]).map { $0 * factor }
       results[i]["tickNs"] = (results[i]["tickNs"] as! [String: Double]).mapValues { $0 * factor }
+      results[i]["rounds"] = (results[i]["rounds"] as! [[String: Double]]).map { round in
+        round.mapValues { $0 * factor }.merging(["ticks": round["ticks"]!]) { _, ticks in ticks }
+      }
     }
     object["results"] = results
     return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
@@ -32,6 +35,7 @@ struct CompareCommandTests {
       let base = dir + "/base.json"
       let run = try runner.runBinary([
         "run", "--shape", "wide", "--size", "50", "--mutation", "resize", "--ticks", "60", "--json", base, "--quiet",
+        "--rounds", "5",
       ])
       #expect(run.status == 0, "\(run.stderr)")
       let text = try String(contentsOfFile: base, encoding: .utf8)
@@ -45,6 +49,15 @@ struct CompareCommandTests {
       let faster = try runner.runBinary(["compare", dir + "/double.json", base, "--markdown", dir + "/c.md"])
       #expect(faster.status == 4, "\(faster.stdout)")
       #expect(try String(contentsOfFile: dir + "/c.md", encoding: .utf8).contains("improvements only"))
+
+      // One round a side cannot be judged: exit 1, never a silent pass.
+      let single = dir + "/single.json"
+      let one = try runner.runBinary([
+        "run", "--shape", "wide", "--size", "50", "--mutation", "resize", "--ticks", "60", "--json", single, "--quiet",
+      ])
+      #expect(one.status == 0, "\(one.stderr)")
+      let undecided = try runner.runBinary(["compare", single, single])
+      #expect(undecided.status == 1 && undecided.stdout.contains("INSUFFICIENT DATA"), "\(undecided.stdout)")
     }
   }
 
