@@ -5,7 +5,10 @@ struct LayoutBench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "layout-bench",
     abstract: "Measure what constraint-based UI layout costs per frame.",
-    subcommands: [Run.self, Sweep.self, BaselineCommand.self, Compare.self, Solve.self, SolverBenchCommand.self],
+    subcommands: [
+      Run.self, Sweep.self, BaselineCommand.self, Compare.self, AB.self, Solve.self,
+      SolverBenchCommand.self,
+    ],
     defaultSubcommand: Run.self
   )
 }

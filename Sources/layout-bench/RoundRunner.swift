@@ -23,35 +23,17 @@ struct RoundOptions: ParsableArguments {
   /// Runs this command's measurement `rounds` times, each in a fresh process of this
   /// executable (the same arguments plus `--round-output FILE`), and merges the reports.
   func runRounds(progress: Progress) throws -> RunReport {
-    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     var arguments = Array(CommandLine.arguments.dropFirst())
     if !arguments.contains("--quiet") { arguments.append("--quiet") }
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("layout-bench-rounds-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    var reports: [RunReport] = []
-    for round in 0..<rounds {
-      progress.update("round \(round + 1)/\(rounds)")
-      let output = directory.appendingPathComponent("round-\(round).json").path
-      let errors = directory.appendingPathComponent("round-\(round).err")
-      FileManager.default.createFile(atPath: errors.path, contents: nil)
-      let process = Process()
-      process.executableURL = executable
-      process.arguments = arguments + ["--round-output", output]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = try FileHandle(forWritingTo: errors)
-      try process.run()
-      process.waitUntilExit()
-      guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-        let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-        throw CommandFailure(
-          "round \(round + 1) of \(rounds) failed (status \(process.terminationStatus)): "
-            + text.trimmingCharacters(in: .whitespacesAndNewlines))
+    let rounds = try RoundProcess.withDirectory { directory in
+      try (0..<self.rounds).map { round in
+        progress.update("round \(round + 1)/\(self.rounds)")
+        return try RoundProcess.run(
+          RoundProcess.currentExecutable, arguments, in: directory, name: "round-\(round)",
+          label: "round \(round + 1) of \(self.rounds)")
       }
-      do { reports.append(try ReportFile.load(output)) } catch { throw CommandFailure(error.description) }
     }
-    do { return try RunReport.mergingRounds(reports) } catch { throw CommandFailure(error.description) }
+    do { return try RunReport.mergingRounds(rounds) } catch { throw CommandFailure(error.description) }
   }
 
   /// In a round's process: writes its report for the parent.
@@ -59,5 +41,44 @@ struct RoundOptions: ParsableArguments {
     do { try ReportFile.writeAtomically(try ReportFile.encode(report), to: path) } catch {
       throw CommandFailure("\(error)")
     }
+  }
+}
+
+/// One round in a child process.
+enum RoundProcess {
+  static var currentExecutable: String {
+    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+  }
+
+  /// Runs `body` with a fresh temporary directory, removed afterwards.
+  static func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("layout-bench-rounds-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try body(directory)
+  }
+
+  /// Runs `executable arguments --round-output FILE` and reads the report it wrote.
+  static func run(
+    _ executable: String, _ arguments: [String], in directory: URL, name: String, label: String
+  ) throws -> RunReport {
+    let output = directory.appendingPathComponent(name + ".json").path
+    let errors = directory.appendingPathComponent(name + ".err")
+    FileManager.default.createFile(atPath: errors.path, contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments + ["--round-output", output]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = try FileHandle(forWritingTo: errors)
+    do { try process.run() } catch { throw CommandFailure("\(label): cannot start \(executable): \(error)") }
+    process.waitUntilExit()
+    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+      let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+      throw CommandFailure(
+        "\(label) failed (\(executable), status \(process.terminationStatus)): "
+          + text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    do { return try ReportFile.load(output) } catch { throw CommandFailure(error.description) }
   }
 }

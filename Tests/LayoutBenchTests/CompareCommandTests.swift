@@ -61,6 +61,21 @@ struct CompareCommandTests {
     }
   }
 
+  @Test func abMeasuresTwoBuildsInAlternatingRounds() throws {
+    let binary = try #require(SolveCommandTests.binary).path
+    let outcome = try runner.runBinary([
+      "ab", binary, binary, "--rounds", "5", "--quiet", "--",
+      "--shape", "wide", "--size", "30", "--mutation", "resize", "--ticks", "20",
+    ])
+    // The same build on both sides: judged on 5 rounds each, whatever the verdict.
+    #expect([0, 2, 4].contains(outcome.status), "\(outcome.stderr)")
+    #expect(outcome.stdout.contains("Holm-adjusted over the 6 time metrics"), "\(outcome.stdout)")
+    let missing = try runner.runBinary(["ab", "/no/such/layout-bench", binary])
+    #expect(missing.status != 0 && missing.stderr.contains("is not an executable file"), "\(missing.stderr)")
+    let clash = try runner.runBinary(["ab", binary, binary, "--", "--json", "x.json"])
+    #expect(clash.status != 0 && clash.stderr.contains("cannot include --json"), "\(clash.stderr)")
+  }
+
   @Test func badInputExitsOneAndTouchesNothing() throws {
     try withDirectory { dir in
       let corrupt = dir + "/corrupt.json"
