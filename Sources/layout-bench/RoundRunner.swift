@@ -65,7 +65,9 @@ enum RoundProcess {
   ) throws -> RunReport {
     let output = directory.appendingPathComponent(name + ".json").path
     let errors = directory.appendingPathComponent(name + ".err")
-    FileManager.default.createFile(atPath: errors.path, contents: nil)
+    guard FileManager.default.createFile(atPath: errors.path, contents: nil) else {
+      throw CommandFailure("\(label): cannot create \(errors.path)")
+    }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments + ["--round-output", output]
