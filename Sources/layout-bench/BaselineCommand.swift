@@ -51,12 +51,7 @@ struct BaselineCommand: ParsableCommand {
     @Option(help: .hidden)
     var roundOutput: String?
 
-    var roundOptions: RoundOptions {
-      var options = RoundOptions()
-      options.rounds = rounds
-      options.roundOutput = roundOutput
-      return options
-    }
+    var roundOptions: RoundOptions { RoundOptions(rounds: rounds, roundOutput: roundOutput) }
 
     func validate() throws {
       try roundOptions.validateRounds()
@@ -162,12 +157,7 @@ struct Compare: ParsableCommand {
   @Option(help: .hidden)
   var roundOutput: String?
 
-  var roundOptions: RoundOptions {
-    var options = RoundOptions()
-    options.rounds = rounds
-    options.roundOutput = roundOutput
-    return options
-  }
+  var roundOptions: RoundOptions { RoundOptions(rounds: rounds, roundOutput: roundOutput) }
 
   @OptionGroup var location: BaselineCommand.Location
 

@@ -14,6 +14,14 @@ struct RoundOptions: ParsableArguments {
   @Option(help: .hidden)
   var roundOutput: String?
 
+  init() {}
+
+  /// For commands whose default round count differs (they declare `--rounds` themselves).
+  init(rounds: Int, roundOutput: String?) {
+    self.rounds = rounds
+    self.roundOutput = roundOutput
+  }
+
   func validateRounds() throws {
     guard (1...1000).contains(rounds) else {
       throw ValidationError("Please specify --rounds from 1 to 1000 (got \(rounds)).")
