@@ -93,13 +93,19 @@ struct AB: ParsableCommand {
     }
     let comparison = Comparison.compare(
       base: base, new: latest, settings: .init(thresholds: ["p50": threshold, "p99": threshold]))
-    if markdown != "-" && json != "-" { print(comparison.render(markdown: false), terminator: "") }
-    if let markdown { try OutputFile.write(comparison.render(markdown: true), to: markdown) }
-    if let json {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-      try OutputFile.write(String(decoding: try encoder.encode(comparison), as: UTF8.self) + "\n", to: json)
-    }
-    throw ExitCode(comparison.exitCode)
+    try emit(comparison, markdown: markdown, json: json)
   }
+}
+
+/// Prints a comparison (unless a report goes to standard output), writes its Markdown and
+/// JSON, and exits with its status: shared by `compare` and `ab`.
+func emit(_ comparison: Comparison, markdown: String?, json: String?) throws {
+  if markdown != "-" && json != "-" { print(comparison.render(markdown: false), terminator: "") }
+  if let markdown { try OutputFile.write(comparison.render(markdown: true), to: markdown) }
+  if let json {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+    try OutputFile.write(String(decoding: try encoder.encode(comparison), as: UTF8.self) + "\n", to: json)
+  }
+  throw ExitCode(comparison.exitCode)
 }

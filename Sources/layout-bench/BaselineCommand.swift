@@ -224,14 +224,7 @@ struct Compare: ParsableCommand {
     }
     let comparison = Comparison.compare(
       base: baseReport, new: newReport, settings: .init(thresholds: try thresholds()))
-    if markdown != "-" && json != "-" { print(comparison.render(markdown: false), terminator: "") }
-    if let markdown { try OutputFile.write(comparison.render(markdown: true), to: markdown) }
-    if let json {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-      try OutputFile.write(String(decoding: try encoder.encode(comparison), as: UTF8.self) + "\n", to: json)
-    }
-    throw ExitCode(comparison.exitCode)
+    try emit(comparison, markdown: markdown, json: json)
   }
 
   /// Runs the base report's scenarios again, once, in this process.
