@@ -51,9 +51,10 @@ extension Row {
   }
 
   /// `self += k · other`, as a linear merge of the two sorted rows, leaving out the cell of
-  /// `dropped` (the symbol `other` defines, in a substitution). Cells whose sum is near
-  /// zero are dropped. Symbols that appear or disappear are appended to `scratch.added` /
-  /// `scratch.removed` (which the caller clears); `dropped` is not reported.
+  /// `dropped` (the symbol `other` defines, in a substitution). Cells whose sum is zero
+  /// (`isResidue`) are dropped. Symbols that appear or disappear are appended to
+  /// `scratch.added` / `scratch.removed` (which the caller clears); `dropped` is not
+  /// reported.
   mutating func add(
     _ other: Row, times k: Double, dropping dropped: Symbol = .invalid,
     scratch: inout MergeScratch
@@ -81,7 +82,7 @@ extension Row {
                 i &+= 1
               } else if i == aS.count || bS[j] < aS[i] {
                 let v = k * bC[j]
-                if !nearZero(v) {
+                if !isResidue(v, scale: 0) {
                   outS[n] = bS[j]
                   outC[n] = v
                   n &+= 1
@@ -90,7 +91,7 @@ extension Row {
                 j &+= 1
               } else {
                 let v = aC[i] + k * bC[j]
-                if nearZero(v) {
+                if isResidue(v, scale: abs(aC[i])) {
                   scratch.removed.append(aS[i])
                 } else {
                   outS[n] = aS[i]

@@ -38,13 +38,13 @@ struct Row {
   /// What a single-cell update did to the row's set of symbols.
   enum CellChange { case added, removed, updated, unchanged }
 
-  /// Adds `coefficient·symbol`, dropping the cell when the sum is near zero.
+  /// Adds `coefficient·symbol`, dropping the cell when the sum is zero (`isResidue`).
   @discardableResult
   mutating func insert(_ symbol: Symbol, _ coefficient: Double) -> CellChange {
     // New rows are mostly built in increasing symbol order (variables, then the
     // constraint's fresh markers): appending needs no search and no shifting.
     if symbols.isEmpty || symbols[symbols.count - 1] < symbol {
-      if nearZero(coefficient) { return .unchanged }
+      if isResidue(coefficient, scale: 0) { return .unchanged }
       symbols.append(symbol)
       coefficients.append(coefficient)
       return .added
@@ -52,7 +52,7 @@ struct Row {
     let (found, i) = search(symbol)
     if found {
       let sum = coefficients[i] + coefficient
-      if nearZero(sum) {
+      if isResidue(sum, scale: abs(coefficient)) {
         symbols.remove(at: i)
         coefficients.remove(at: i)
         return .removed
@@ -60,7 +60,7 @@ struct Row {
       coefficients[i] = sum
       return .updated
     }
-    if nearZero(coefficient) { return .unchanged }
+    if isResidue(coefficient, scale: 0) { return .unchanged }
     symbols.insert(symbol, at: i)
     coefficients.insert(coefficient, at: i)
     return .added

@@ -155,6 +155,9 @@ extension Solver {
       records.append(record)
     }
     constraintIndex[ObjectIdentifier(constraint)] = index
+    if strength.isRequired {
+      audit.add(record: index, constraint, constant: constant, symbols: variableSymbols)
+    }
     tableau.optimize()
     return index
   }
@@ -241,6 +244,7 @@ extension Solver {
     tableau.updateValues()
     tableau.optimize()
     release(record.marker, record.other)
+    if record.strength.isRequired { audit.remove(record: index, record.constraint!) }
     records[Int(index)].constraint = nil
     freeRecords.append(index)
   }
@@ -336,7 +340,7 @@ extension Solver {
     // Required-ness changes the row's shape (dummy versus error symbols): re-insert. This
     // is rare, so a failure simply restores a copy of the whole state.
     let constraint = record.constraint!
-    let saved = (tableau, records, freeRecords, constraintIndex, edits)
+    let saved = state
     erase(record: Int32(index))
     do {
       let newIndex = try insert(constraint, constant: record.constant, strength: strength)
@@ -344,7 +348,7 @@ extension Solver {
         edits[edit].record = newIndex
       }
     } catch {
-      (tableau, records, freeRecords, constraintIndex, edits) = saved
+      state = saved
       throw error
     }
   }

@@ -37,7 +37,7 @@ extension Tableau {
         if i > 0 { precondition(row.symbols[i - 1] < s, "row cells not sorted") }
         precondition(s != basic, "a row names its own basic symbol")
         precondition(lazy || !isBasic(s), "a canonical row names a basic symbol")
-        precondition(!nearZero(row.coefficients[i]), "a near-zero cell was kept")
+        precondition(!isResidue(row.coefficients[i], scale: 0), "a zero cell was kept")
         precondition(
           listed.contains(Int64(s.index) << 32 | Int64(slot)), "column index misses a row")
         counts[s.index] += 1

@@ -31,6 +31,7 @@ extension Solver {
     var editIndex: [Int32]
     var variableSymbols: [Symbol]
     var symbolVariables: [Int32]
+    var audit: Audit
   }
 
   var state: State {
@@ -38,7 +39,8 @@ extension Solver {
       State(
         tableau: tableau, records: records, freeRecords: freeRecords,
         constraintIndex: constraintIndex, edits: edits, editIndex: editIndex,
-        variableSymbols: variableSymbols, symbolVariables: symbolVariables)
+        variableSymbols: variableSymbols, symbolVariables: symbolVariables,
+        audit: audit)
     }
     set {
       tableau = newValue.tableau
@@ -49,6 +51,7 @@ extension Solver {
       editIndex = newValue.editIndex
       variableSymbols = newValue.variableSymbols
       symbolVariables = newValue.symbolVariables
+      audit = newValue.audit
     }
   }
 
@@ -86,6 +89,7 @@ extension Solver {
     records = []
     freeRecords = []
     edits = []
+    audit.removeAll()
     for (constraint, constant, strength) in constraints {
       try insert(constraint, constant: constant, strength: strength)
     }
@@ -150,7 +154,10 @@ extension Solver {
     for canonical in [false, true] {
       do throws(SolverError) {
         try rebuild(canonical: canonical)
-        if !tableau.damaged { return }
+        if !tableau.damaged && requiredConstraintsHold() {
+          tableau.auditedVersion = tableau.structureVersion
+          return
+        }
       } catch {
         state = saved
       }
@@ -159,5 +166,6 @@ extension Solver {
     // else the old state; the flag is cleared either way so that the next operation
     // does not rebuild again for the same cause.
     tableau.damaged = false
+    tableau.auditedVersion = tableau.structureVersion
   }
 }

@@ -25,6 +25,8 @@ public final class Solver {
   @exclusivity(unchecked) var symbolVariables: [Int32] = []
   @exclusivity(unchecked) var variableValues: ContiguousArray<Double> = []
   @exclusivity(unchecked) var editIndex: [Int32] = []
+  /// The required constraints as the check of read-outs reads them (`Solver+Audit.swift`).
+  @exclusivity(unchecked) var audit = Audit()
 
   // MARK: - Constraints and edits
   @exclusivity(unchecked) var constraintIndex: [ObjectIdentifier: Int32] = [:]
@@ -75,6 +77,7 @@ public final class Solver {
     mapSymbol(symbol, to: v)
     variableValues.append(0)
     editIndex.append(-1)
+    audit.addVariable()
     return v
   }
 
@@ -119,15 +122,16 @@ public final class Solver {
     swap(&moved, &movedVariables)
   }
 
-  /// A lazy tableau's values are checked before they are handed out: one that is not a
-  /// number is damage from round-off, and the tableau is rebuilt (`Solver+Recovery.swift`).
+  /// Values are checked before they are handed out: one that is not a number, or a
+  /// required constraint that they break beyond round-off, is damage, and the tableau is
+  /// rebuilt (`Solver+Recovery.swift`). Only the constraints of variables whose values
+  /// changed are checked: the others hold as they did at the last read-out.
   private func screenReadOut() {
-    guard tableau.lazy else { return }
-    for symbol in tableau.changedExternals where !tableau.values[symbol.index].isFinite {
-      tableau.damaged = true
-      repairIfDamaged()
-      return
+    if !tableau.damaged && tableau.auditedVersion != tableau.structureVersion {
+      if !changedValuesHold() { tableau.damaged = true }
+      tableau.auditedVersion = tableau.structureVersion
     }
+    repairIfDamaged()
   }
 
   func mapSymbol(_ symbol: Symbol, to variable: Variable) {
@@ -368,6 +372,7 @@ public final class Solver {
     records = []
     freeRecords = []
     edits = []
+    audit.removeAll()
   }
 
   func isKnown(_ variable: Variable) -> Bool {

@@ -121,7 +121,7 @@ extension Tableau {
     for i in row.symbols.indices {
       let s = row.symbols[i]
       let c = row.coefficients[i]
-      guard c > 0 && !s.isDummy else { continue }
+      guard c > 0 && !nearZero(c) && !s.isDummy else { continue }
       let ratio = objective.coefficient(for: s) / c
       if ratio < best || (ratio == best && s < entering) {
         best = ratio

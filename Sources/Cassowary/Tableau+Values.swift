@@ -63,6 +63,11 @@ extension Tableau {
 
   /// The row with every basic symbol replaced, recursively, by its definition: the same
   /// equation over parametric symbols only. Each row in the closure is read once.
+  ///
+  /// A cell that sums to less than the near-zero threshold may be a small coefficient or
+  /// the residue of a cancellation (zero in exact arithmetic); only the second is dropped
+  /// (`isResidue`). Telling them apart needs the magnitude of what went into the cell,
+  /// which is computed in a second pass only when such a cell exists.
   mutating func expand(_ row: Row) -> Row {
     let order = referenceClosure(of: row)
     if order.isEmpty { return row }
@@ -76,12 +81,15 @@ extension Tableau {
       accumulator[s.index] += row.coefficients[i]
     }
     var constant = row.constant
+    var spread: [(basic: Symbol, weight: Double)] = []
+    spread.reserveCapacity(order.count)
     // Referrers before the rows they name, so each basic symbol's weight is complete when
     // its row is spread.
     for b in order.reversed() {
       let weight = accumulator[b.index]
-      guard weight != 0 else { continue }
       accumulator[b.index] = 0
+      guard weight != 0 else { continue }
+      spread.append((b, weight))
       let definition = rows[Int(basicSlot[b.index])]
       constant += weight * definition.constant
       for i in definition.symbols.indices {
@@ -97,15 +105,55 @@ extension Tableau {
     var result = Row(constant: constant)
     result.symbols.reserveCapacity(touched.count)
     result.coefficients.reserveCapacity(touched.count)
+    var small = 0
     for t in touched {
       let c = accumulator[t.index]
       accumulator[t.index] = 0
-      if basicSlot[t.index] < 0 && !nearZero(c) {
+      if basicSlot[t.index] < 0 && !isResidue(c, scale: 0) {
+        if nearZero(c) { small &+= 1 }
         result.symbols.append(t)
         result.coefficients.append(c)
       }
     }
+    if small > 0 { dropResidues(from: &result, expanding: row, spread: spread) }
     return result
+  }
+
+  /// Drops the cells of an expansion that are cancellation residues: the magnitudes of the
+  /// terms that went into each small cell are summed (in `accumulator`) from the original
+  /// row and the weighted definitions that were spread.
+  private mutating func dropResidues(
+    from result: inout Row, expanding row: Row, spread: [(basic: Symbol, weight: Double)]
+  ) {
+    nextEpoch()
+    for i in result.symbols.indices where nearZero(result.coefficients[i]) {
+      visitMarks[result.symbols[i].index] = visitEpoch
+    }
+    for i in row.symbols.indices where visitMarks[row.symbols[i].index] == visitEpoch {
+      accumulator[row.symbols[i].index] += abs(row.coefficients[i])
+    }
+    for (b, weight) in spread {
+      let definition = rows[Int(basicSlot[b.index])]
+      for i in definition.symbols.indices
+      where visitMarks[definition.symbols[i].index] == visitEpoch {
+        accumulator[definition.symbols[i].index] += abs(weight * definition.coefficients[i])
+      }
+    }
+    var kept = 0
+    for i in result.symbols.indices {
+      let t = result.symbols[i]
+      let c = result.coefficients[i]
+      if visitMarks[t.index] == visitEpoch {
+        let scale = accumulator[t.index]
+        accumulator[t.index] = 0
+        if isResidue(c, scale: scale) { continue }
+      }
+      result.symbols[kept] = t
+      result.coefficients[kept] = c
+      kept &+= 1
+    }
+    result.symbols.removeLast(result.symbols.count - kept)
+    result.coefficients.removeLast(result.coefficients.count - kept)
   }
 
   /// Every basic symbol whose row names one of `seeds`, directly or through other rows,

@@ -97,6 +97,9 @@ struct Tableau {
   /// looked unbounded, a simplex that ran past its pivot budget): the solver then rebuilds
   /// it from its constraints (`Solver+Recovery.swift`).
   var damaged = false
+  /// The `structureVersion` at which the solver last checked the values it handed out
+  /// against its required constraints (`Solver+Recovery.swift`); none yet in a new tableau.
+  var auditedVersion = UInt64.max
 
   init(lazy: Bool) { self.lazy = lazy }
 

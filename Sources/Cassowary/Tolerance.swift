@@ -1,17 +1,39 @@
 // The solver's numeric limits and tolerances, in one place.
 //
-// Cells, values and residuals below `nearZero`'s 1e-8 are zero, as in kiwi: layout numbers
-// are points, and a hundred-millionth of a point is below anything a layout can show. That
-// absolute rule only holds while the numbers in play stay within a few orders of magnitude
-// of a point: `2e8 * x == 2` solves to `x = 1e-8 - 5e-9 * marker`, whose marker cell falls
-// under the threshold (the constraint then cannot be removed), `z == 1e-9 * y` loses its
-// only term, and values of 1e11 carry round-off larger than 1e-8. Rather than give answers
-// that are silently wrong there, the solver refuses such inputs (``Limits``) with an error
-// that names the number: coefficients from 1e-6 to 1e6 (multipliers, aspect ratios), and
-// constants and suggested values up to 1e9 points.
+// Values, pivot elements and residuals below `nearZero`'s 1e-8 are zero, as in kiwi: layout
+// numbers are points, and a hundred-millionth of a point is below anything a layout can
+// show. That absolute rule only holds while the numbers in play stay within a few orders of
+// magnitude of a point: `2e8 * x == 2` solves to `x = 1e-8 - 5e-9 * marker`, whose marker
+// cell falls under the threshold (the constraint then cannot be removed), `z == 1e-9 * y`
+// loses its only term, and values of 1e11 carry round-off larger than 1e-8. Rather than give
+// answers that are silently wrong there, the solver refuses such inputs (``Limits``) with an
+// error that names the number: coefficients from 1e-6 to 1e6 (multipliers, aspect ratios),
+// and constants and suggested values up to 1e9 points.
+//
+// Cells of rows are another matter (`isResidue`). kiwi drops every cell under 1e-8. In a
+// canonical tableau that cell multiplies a parametric symbol, whose value is 0, so nothing
+// shows; in the lazy one it may multiply a basic symbol worth hundreds of points, and the
+// row then disagrees with its constraint by a millionth of a point, which the differential
+// fuzzer saw break required constraints (about 3% of systems of 60-200 boxes). So a cell is
+// dropped only when it is below 1e-10 or when it is the residue of a cancellation: below
+// 1e-8 and below 1e-11 of the magnitudes that summed to it (exact arithmetic would give 0;
+// double round-off leaves about 1e-16 of them). Pivots still never divide by an element
+// under 1e-8: the ratio tests skip such cells.
+//
+// Whatever is left of round-off is caught at read-out (`Solver+Audit.swift`): values that
+// break a required constraint by more than `Tolerance.audit` of its magnitudes make the
+// solver rebuild its tableau.
 
-/// Coefficients and values this close to zero are zero, as in kiwi (see above).
+/// Values, pivot elements and residuals this close to zero are zero, as in kiwi (see above).
 @inline(__always) func nearZero(_ x: Double) -> Bool { abs(x) < 1.0e-8 }
+
+/// Whether a row cell that came out at `x` from terms whose magnitudes sum to `scale` is
+/// zero: below 1e-10, or a cancellation's residue (see above). `scale` 0 asks only the
+/// first.
+@inline(__always) func isResidue(_ x: Double, scale: Double) -> Bool {
+  let a = abs(x)
+  return a < 1.0e-10 || (a < 1.0e-8 && a <= 1.0e-11 * scale)
+}
 
 /// The magnitudes a constraint, a suggestion or a new constant may have.
 public enum Limits {
@@ -40,4 +62,13 @@ public enum Limits {
     while x < 0.999 { x *= 10; exponent -= 1 }
     return "1e\(exponent)"
   }
+}
+
+/// Tolerances of the solver's own checks.
+public enum Tolerance {
+  /// A required constraint's residual at the values the solver hands out may be at most
+  /// this times (1 + the sum of the magnitudes of its terms and constant); beyond it the
+  /// rows have drifted from the constraints and the tableau is rebuilt
+  /// (`Solver+Audit.swift`). Round-off at layout magnitudes is near 1e-13 of that scale.
+  public static let audit = 1.0e-9
 }

@@ -31,7 +31,8 @@ public struct SolverBenchResult: Sendable {
     func counters(_ c: SolverCounters) -> String {
       "{\"pivots\": \(c.pivots), \"rowsTouched\": \(c.rowsTouched), "
         + "\"substitutions\": \(c.substitutions), \"expansions\": \(c.expansions), "
-        + "\"cachedShifts\": \(c.cachedShifts), \"valuesUpdated\": \(c.valuesUpdated)}"
+        + "\"cachedShifts\": \(c.cachedShifts), \"valuesUpdated\": \(c.valuesUpdated), "
+        + "\"repairs\": \(c.repairs), \"rebuilds\": \(c.rebuilds)}"
     }
     let perTick = Double(tickCounters.pivots) / Double(max(ticks, 1))
     return """

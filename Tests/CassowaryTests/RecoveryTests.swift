@@ -65,6 +65,40 @@ import Testing
     #expect(solver.counters.rebuilds == 1)
   }
 
+  /// Round-off that leaves a row off its constraint shows only in the values; the check at
+  /// read-out (`Solver+Audit.swift`) must catch it and rebuild, in every representation.
+  @Test(arguments: [Solver.Representation.adaptive, .lazy, .canonical])
+  func valuesThatBreakARequiredConstraintAreCaughtAtReadOut(
+    _ representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let (root, widths, _) = try Self.nestedBoxes(solver, count: 60)
+    // Every width is then at its inset bound, `w <= parent - 8`.
+    try solver.suggestValue(root, 100)
+    let before = Self.values(solver, widths)
+
+    // Knock one basic width's row off its constraints by a thousandth of a point (outwards,
+    // through its bound), as a pivot on a round-off element would, and let the values
+    // follow it.
+    let symbol = try #require(
+      widths.dropFirst().map { solver.variableSymbols[Int($0.index)] }.first {
+        solver.tableau.isBasic($0)
+      })
+    let slot = Int(solver.tableau.basicSlot[symbol.index])
+    solver.tableau.rows[slot].constant += 1e-3
+    solver.tableau.structureChanged()
+    solver.tableau.staleValues.append(symbol)
+    solver.tableau.updateValues()
+
+    let after = Self.values(solver, widths)
+    #expect(solver.counters.rebuilds == 1)
+    for (a, b) in zip(before, after) { #expect(abs(a - b) < 1e-9) }
+    // A clean read-out does not rebuild again.
+    try solver.suggestValue(root, 800)
+    _ = Self.values(solver, widths)
+    #expect(solver.counters.rebuilds == 1)
+  }
+
   @Test(arguments: [Solver.Representation.adaptive, .lazy])
   func aRebuildKeepsEditsConstantsAndStrengths(_ representation: Solver.Representation) throws {
     let solver = Solver(representation: representation)
