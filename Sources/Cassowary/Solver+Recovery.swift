@@ -14,8 +14,10 @@
 //   fuzzer has never seen refuse a satisfiable system) decides. Only then is the refusal
 //   reported, with the solver restored exactly as it was.
 // - A tableau that shows damage (`Tableau.damaged`: an objective that looks unbounded, a
-//   simplex past its pivot budget, a value that is not finite) is rebuilt at the end of the
-//   operation.
+//   simplex past its pivot budget, a value that is not finite, values that break a
+//   required constraint at read-out, see `Solver+Audit.swift`) is rebuilt at the end of
+//   the operation: fresh as the representation builds, else canonically, else lazily, the
+//   first whose values pass the check of every required constraint.
 //
 // A rebuild costs one build of the system (milliseconds for a thousand views); the
 // `rebuilds` counter says when it happened.
@@ -55,13 +57,24 @@ extension Solver {
     }
   }
 
+  /// How a rebuild builds the new tableau.
+  enum Rebuild {
+    /// As the representation builds (adaptive starts canonical).
+    case fresh
+    /// Canonically whatever the representation; a lazy solver then goes on lazily from it
+    /// (a canonical tableau is a valid lazy one).
+    case canonical
+    /// Lazily whatever the representation, and lazy from then on: the last resort when
+    /// canonical rows lose cells that matter (a canonical row drops cells under 1e-10,
+    /// which at coefficients of 1e4 and 1e-3 together can move a value by 1e-4).
+    case lazy
+  }
+
   /// Replaces the tableau by a fresh one holding the same constraints (current constants
-  /// and strengths) and edit variables (current suggestions). With `canonical`, the new
-  /// tableau is built canonically whatever the representation; a lazy solver then goes on
-  /// lazily from it (a canonical tableau is a valid lazy one). Throws only if the fresh
-  /// tableau refuses a constraint the old one held; the solver is then half-built and the
-  /// caller restores its `state`.
-  func rebuild(canonical: Bool) throws(SolverError) {
+  /// and strengths) and edit variables (current suggestions), built as `mode` says. Throws
+  /// only if the fresh tableau refuses a constraint the old one held; the solver is then
+  /// half-built and the caller restores its `state`.
+  func rebuild(_ mode: Rebuild) throws(SolverError) {
     var constraints: [(Constraint, Double, Strength)] = []
     var editList: [(EditRecord, Strength)] = []
     var isEdit = Set<ObjectIdentifier>()
@@ -75,9 +88,9 @@ extension Solver {
     }
     var counters = tableau.counters
     counters.rebuilds &+= 1
-    tableau = Tableau(lazy: representation == .lazy && !canonical)
+    tableau = Tableau(lazy: mode == .lazy || (mode == .fresh && representation == .lazy))
     tableau.counters = counters
-    buildingCanonically = canonical
+    buildingCanonically = mode == .canonical
     defer { buildingCanonically = false }
     symbolVariables = []
     for i in variableSymbols.indices {
@@ -100,7 +113,7 @@ extension Solver {
       moved.record = record
       edits.append(moved)
     }
-    if representation == .lazy { tableau.lazy = true }
+    if representation == .lazy || mode == .lazy { tableau.lazy = true }
     // Every variable is read out again: one that became parametric is 0 without a row
     // having changed.
     for symbol in variableSymbols { tableau.noteChanged(symbol) }
@@ -123,10 +136,10 @@ extension Solver {
       }
       // A fresh tableau of the same representation first: it is fast, and round-off starts
       // from zero. If it refuses too, a canonical one has the last word.
-      for canonical in [false, true] {
+      for mode in [Rebuild.fresh, .canonical] {
         attempts += 1
         do throws(SolverError) {
-          try rebuild(canonical: canonical)
+          try rebuild(mode)
         } catch {
           restore()
           continue
@@ -135,7 +148,7 @@ extension Solver {
           try operation()
           return
         } catch {
-          guard canonical else { continue }
+          guard mode == .canonical else { continue }
           let conflicts = conflictingConstraints
           restore()
           conflictingConstraints = conflicts
@@ -151,9 +164,12 @@ extension Solver {
   func repairIfDamaged() {
     guard tableau.damaged else { return }
     let saved = state
-    for canonical in [false, true] {
+    // A lazy representation's fresh rebuild is already lazy.
+    let modes: [Rebuild] =
+      representation == .lazy ? [.fresh, .canonical] : [.fresh, .canonical, .lazy]
+    for mode in modes {
       do throws(SolverError) {
-        try rebuild(canonical: canonical)
+        try rebuild(mode)
         if !tableau.damaged && requiredConstraintsHold() {
           tableau.auditedVersion = tableau.structureVersion
           return
@@ -162,9 +178,9 @@ extension Solver {
         state = saved
       }
     }
-    // Both rebuilds failed: keep the canonical attempt's values if it got that far,
-    // else the old state; the flag is cleared either way so that the next operation
-    // does not rebuild again for the same cause.
+    // Every rebuild failed: keep the last attempt's values if it got that far, else the
+    // old state; the flag is cleared either way so that the next operation does not
+    // rebuild again for the same cause.
     tableau.damaged = false
     tableau.auditedVersion = tableau.structureVersion
   }

@@ -21,10 +21,9 @@ import Testing
     // required x >= 0): refused where it appears.
     "broken-required-1": .refused(
       line: 3, reason: "coefficient 1000000000 is out of the solver's range"),
-    // Still a defect (issue 11) in the canonical tableau: the 1e4 and 1e-3 coefficients
-    // leave line 8 off by 9e-5 in adaptive and canonical (lazy solves it since row cells are
-    // dropped only as cancellation residues). Tracked below as a known issue, so that the
-    // fix shows.
+    // The 1e4 and 1e-3 coefficients here once left line 4 off by 0.89 (canonical, kiwi's
+    // 1e-8 cell threshold) and line 8 off by 9e-5 (lazy); the check at read-out now
+    // rebuilds the tableau until every required constraint holds.
     "broken-required-2": .solves,
     // A constant of -1e308 is beyond the solver's precision: refused where it appears.
     "crash-remove-1": .refused(line: 2, reason: "value 1e+308 is out of the solver's range"),
@@ -51,9 +50,7 @@ import Testing
   /// Reproducers whose defect is not fixed yet, with the representations where it shows:
   /// their broken constraints are recorded as a known issue (the test then fails if they
   /// stop being broken, and the entry must go).
-  static let knownBroken: [String: Set<Solver.Representation>] = [
-    "broken-required-2": [.adaptive, .canonical]
-  ]
+  static let knownBroken: [String: Set<Solver.Representation>] = [:]
 
   static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/repro")
