@@ -7,6 +7,9 @@ Run it through Scripts/kiwi-crosscheck.sh, which provides a venv with kiwisolver
     check --binary PATH [--dir DIR]         run `PATH solve FILE` on every fixture and compare
     fresh --count N --seed S --binary PATH  generate N new scripts in a temp dir and check them
     solve FILE                              print kiwi's answer for one constraint script
+    judge --binary PATH FILE...             compare kiwi's and the binary's answers (every
+                                            representation); where values differ, compare
+                                            the weighted errors (a tie or a missed optimum)
 
 The constraint script format is the contract in shared/DESIGN.md ("Constraint script format").
 Scripts are generated as a small syntax tree, written out as text, and then read back by the
@@ -257,6 +260,9 @@ def parse_script(text):
             else:
                 label = p.name()
                 p.end()
+                # A label names a live constraint: free for reuse once removed, as in the
+                # Swift reader.
+                labels.discard(label)
                 ops.append(Op("remove", line_no, label=label))
             continue
         label = None
@@ -1102,6 +1108,145 @@ def cmd_fresh(args):
     return 1 if failures else 0
 
 
+def _judge_one(binary, representations, path):
+    """kiwi's answer and the binary's for one script: a list of (outcome, detail) lines."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    worker = KiwiWorker()
+    try:
+        if worker.pool is None:
+            worker.pool = ProcessPoolExecutor(max_workers=1, initializer=_quiet_worker)
+        try:
+            expected = worker.pool.submit(_kiwi_blocks, text).result()
+        except BrokenProcessPool:
+            expected = "kiwi crashed"
+    finally:
+        worker.close()
+    results = []
+    for representation in representations:
+        try:
+            proc = subprocess.run(
+                [binary, "solve", path, "--representation", representation],
+                capture_output=True, text=True, timeout=600)
+        except subprocess.TimeoutExpired:
+            results.append(("ours hung", f"{representation}: no answer in 600 s"))
+            continue
+        if proc.returncode != 0:
+            outcome = "both refused" if isinstance(expected, str) else "ours refused"
+            results.append((outcome, f"{representation}: {proc.stderr.strip()[:200]}"))
+            continue
+        if isinstance(expected, str):
+            results.append((f"ours solved, {expected}", representation))
+            continue
+        actual = parse_blocks(proc.stdout)
+        diffs = compare_outputs(expected, actual)
+        if not diffs:
+            results.append(("agree", representation))
+            continue
+        # Values differ: the same weighted error (to round-off on sums of 1e8-1e9) is a tied
+        # optimum that the tie-breakers did not separate; a larger one is a missed optimum.
+        program = parse_script(text)
+        worse = []
+        for number, (mine, theirs) in enumerate(
+                zip(weighted_errors(program, actual), weighted_errors(program, expected)), 1):
+            if mine > theirs + 1e-12 * abs(theirs) + 1e-6:
+                worse.append(f"block {number}: weighted error {mine:.12g} vs kiwi {theirs:.12g}")
+        if worse:
+            results.append(("worse than kiwi", representation + ": " + "; ".join(worse[:3])))
+        else:
+            results.append(("tied optimum", representation + ": " + "; ".join(diffs[:2])))
+    return results
+
+
+def _evaluate(node, values, magnitude=False):
+    """An expression's value at `values` (or, with magnitude, the sum of its terms' sizes)."""
+    kind = node[0]
+    if kind == "num":
+        return abs(node[1]) if magnitude else node[1]
+    if kind == "var":
+        value = values.get(node[1], 0.0)
+        return abs(value) if magnitude else value
+    if kind == "()":
+        return _evaluate(node[1], values, magnitude)
+    a, b = _evaluate(node[1], values, magnitude), _evaluate(node[2], values, magnitude)
+    if kind == "+":
+        return a + b
+    if kind == "-":
+        return a + b if magnitude else a - b
+    if kind == "*":
+        return a * b
+    return a / b
+
+
+def _strength_value(strength):
+    named = {"strong": kiwi.strength.strong, "medium": kiwi.strength.medium,
+             "weak": kiwi.strength.weak}
+    return named[strength] if isinstance(strength, str) else float(strength)
+
+
+def weighted_errors(program, blocks):
+    """For each print block: the sum of strength x violation over the non-required
+    constraints and edit suggestions in force (violations within 1e-9 of their magnitudes
+    count as round-off), the quantity both solvers minimise."""
+    live, unlabelled, edits, errors = {}, [], {}, []
+    for op in program.ops:
+        if op.kind == "constraint":
+            if op.strength != "required":
+                item = (op.lhs, op.rhs, op.op, _strength_value(op.strength))
+                if op.label is not None:
+                    live[op.label] = item
+                else:
+                    unlabelled.append(item)
+        elif op.kind == "remove":
+            live.pop(op.label, None)
+        elif op.kind == "edit":
+            edits[op.name] = [_strength_value(op.strength), 0.0]
+        elif op.kind == "suggest":
+            edits[op.name][1] = op.value
+        elif op.kind == "print" and len(errors) < len(blocks):
+            values = dict(blocks[len(errors)])
+            total = 0.0
+            for lhs, rhs, relation, weight in list(live.values()) + unlabelled:
+                d = _evaluate(lhs, values) - _evaluate(rhs, values)
+                scale = _evaluate(lhs, values, True) + _evaluate(rhs, values, True)
+                miss = abs(d) if relation == "==" else max(0.0, d if relation == "<=" else -d)
+                if miss > 1e-9 * (scale + 1):
+                    total += weight * miss
+            for name, (weight, target) in edits.items():
+                miss = abs(values.get(name, 0.0) - target)
+                if miss > 1e-9 * (abs(target) + miss + 1):
+                    total += weight * miss
+            errors.append(total)
+    return errors
+
+
+def _kiwi_blocks(text):
+    try:
+        return run_kiwi(parse_script(text))
+    except ScriptError as exc:
+        return f"kiwi refused ({exc})"
+
+
+def cmd_judge(args):
+    """Solves each script with kiwi and with the binary in every representation and compares
+    the printed values; where they differ, the weighted errors tell a tied optimum from a
+    missed one. Exits 1 when the binary refuses, hangs or misses kiwi's optimum."""
+    representations = (["adaptive", "lazy", "canonical"] if args.representation == "all"
+                       else [args.representation])
+    counts = {}
+    for path in args.files:
+        for outcome, detail in _judge_one(args.binary, representations, path):
+            counts[outcome] = counts.get(outcome, 0) + 1
+            if outcome not in ("agree", "both refused", "tied optimum"):
+                print(f"{outcome.upper()} {path} {detail}")
+    summary = ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
+    print(f"judge: {len(args.files)} script(s) x {len(representations)} representation(s): "
+          f"{summary}")
+    bad = sum(n for outcome, n in counts.items()
+              if outcome in ("worse than kiwi", "ours refused", "ours hung"))
+    return 1 if bad else 0
+
+
 def cmd_solve(args):
     with open(args.file, encoding="utf-8") as f:
         text = f.read()
@@ -1136,6 +1281,12 @@ def main(argv=None):
     p.add_argument("--binary", required=True)
     p.add_argument("--keep", action="store_true", help="keep the temp dir even on success")
     p.set_defaults(run=cmd_fresh)
+    p = sub.add_parser("judge", help="compare kiwi and BINARY on given scripts")
+    p.add_argument("--binary", required=True)
+    p.add_argument("--representation", default="all",
+                   choices=["all", "adaptive", "lazy", "canonical"])
+    p.add_argument("files", nargs="+")
+    p.set_defaults(run=cmd_judge)
     p = sub.add_parser("solve", help="print kiwi's output for one script")
     p.add_argument("file")
     p.add_argument("--unique", action="store_true", help="also test that the optimum is unique")

@@ -43,4 +43,20 @@ import Testing
       [DifferentialFuzzer.allRepresentations[Int(seed % 3)]]
     }
   }
+
+  /// Seeds that failed once, in the representation and box range where they did: drift of
+  /// a lazy tableau off a required constraint (seed 381 of 60-200 boxes, at a4c1fa5), and a
+  /// satisfiable constraint refused even by a canonical rebuild in record order (105445 of
+  /// 2-200 boxes). A few seconds each in a debug build.
+  @Test(arguments: [
+    (UInt64(381), 60...200, Solver.Representation.lazy),
+    (105445, 2...200, .lazy),
+  ])
+  func seedsThatOnceFailedMatchAFreshSolve(
+    seed: UInt64, boxes: ClosedRange<Int>, representation: Solver.Representation
+  ) {
+    Self.expectNoFailures(DifferentialFuzzer(boxes: boxes), seeds: seed..<seed + 1) { _ in
+      [representation]
+    }
+  }
 }
