@@ -15,92 +15,102 @@
 // two checks, an error can only grow from the cells a row lost as cancellation residues,
 // below 1e-11 of the magnitudes that cancelled (`isResidue`).
 
-/// The required constraints in a flat form for the check: terms over symbol indices.
+/// The required constraints in a flat form for the check: terms over symbol indices, in
+/// flat arrays (one allocation per array, not per constraint or per variable: building a
+/// layout adds thousands of constraints).
 struct Audit {
-  /// For each variable (by `Variable.index`), the records of the required constraints
-  /// that name it.
-  var recordsOf: [[Int32]] = []
-  /// Per record: where its terms start in `symbols` / `coefficients`, how many there are
-  /// (0 for a record that is not checked) and how many its space can hold.
-  var start: [Int32] = []
-  var count: [Int32] = []
-  var capacity: [Int32] = []
-  var relation: [Relation] = []
-  var symbols: [Int32] = []
-  var coefficients: [Double] = []
-  /// Per record: checked in this pass when equal to `epoch`.
-  var marks: [UInt32] = []
+  /// Per record: where its terms start in the term arrays, how many there are (0 for a
+  /// record that is not checked), how many its space holds, its relation, and whether the
+  /// current pass checked it (`mark == epoch`).
+  struct Entry {
+    var start: Int32 = 0
+    var count: Int32 = 0
+    var capacity: Int32 = 0
+    var relation: Relation = .equal
+    var mark: UInt32 = 0
+  }
+  var entries: [Entry] = []
+  /// One term of a checked constraint: its symbol index and coefficient, its record, and
+  /// its place in its variable's list of slots (doubly linked, so that removal is O(1)).
+  struct Slot {
+    var coefficient: Double
+    var symbol: Int32
+    var record: Int32
+    var variable: Int32
+    var next: Int32
+    var previous: Int32
+  }
+  var slots: [Slot] = []
+  /// Per variable (by `Variable.index`): the first term slot of a checked constraint that
+  /// names it, or -1.
+  var firstSlot: [Int32] = []
   var epoch: UInt32 = 0
 
-  mutating func addVariable() { recordsOf.append([]) }
+  mutating func addVariable() { firstSlot.append(-1) }
 
   mutating func removeAll() {
-    for i in recordsOf.indices { recordsOf[i].removeAll() }
-    start.removeAll()
-    count.removeAll()
-    capacity.removeAll()
-    relation.removeAll()
-    symbols.removeAll()
-    coefficients.removeAll()
-    marks.removeAll()
+    for i in firstSlot.indices { firstSlot[i] = -1 }
+    entries.removeAll()
+    slots.removeAll()
   }
 
   /// Starts checking a required constraint held in `record`.
-  mutating func add(
-    record: Int32, _ constraint: Constraint, constant: Double, symbols variableSymbols: [Symbol]
-  ) {
+  mutating func add(record: Int32, _ constraint: Constraint, symbols variableSymbols: [Symbol]) {
     let r = Int(record)
-    while start.count <= r {
-      start.append(0)
-      count.append(0)
-      capacity.append(0)
-      relation.append(.equal)
-      marks.append(0)
-    }
+    while entries.count <= r { entries.append(Entry()) }
     let terms = constraint.expression.terms
-    if Int(capacity[r]) < terms.count {
-      start[r] = Int32(symbols.count)
-      capacity[r] = Int32(terms.count)
-      symbols.append(contentsOf: repeatElement(0, count: terms.count))
-      coefficients.append(contentsOf: repeatElement(0, count: terms.count))
+    let fresh = Int(entries[r].capacity) < terms.count
+    if fresh {
+      entries[r].start = Int32(slots.count)
+      entries[r].capacity = Int32(terms.count)
     }
-    var at = Int(start[r])
+    var at = Int(entries[r].start)
     for term in terms {
-      symbols[at] = Int32(variableSymbols[Int(term.variable.index)].index)
-      coefficients[at] = term.coefficient
+      let v = Int(term.variable.index)
+      let first = firstSlot[v]
+      let slot = Slot(
+        coefficient: term.coefficient, symbol: Int32(variableSymbols[v].index), record: record,
+        variable: Int32(v), next: first, previous: -1)
+      if fresh { slots.append(slot) } else { slots[at] = slot }
+      if first >= 0 { slots[Int(first)].previous = Int32(at) }
+      firstSlot[v] = Int32(at)
       at += 1
-      recordsOf[Int(term.variable.index)].append(record)
     }
-    count[r] = Int32(terms.count)
-    relation[r] = constraint.relation
+    entries[r].count = Int32(terms.count)
+    entries[r].relation = constraint.relation
   }
 
   /// Stops checking the constraint of `record`.
-  mutating func remove(record: Int32, _ constraint: Constraint) {
-    count[Int(record)] = 0
-    for term in constraint.expression.terms {
-      let v = Int(term.variable.index)
-      if let i = recordsOf[v].lastIndex(of: record) {
-        recordsOf[v].swapAt(i, recordsOf[v].count - 1)
-        recordsOf[v].removeLast()
+  mutating func remove(record: Int32) {
+    let r = Int(record)
+    let first = Int(entries[r].start)
+    for at in first..<(first + Int(entries[r].count)) {
+      let next = slots[at].next
+      let previous = slots[at].previous
+      if previous >= 0 {
+        slots[Int(previous)].next = next
+      } else {
+        firstSlot[Int(slots[at].variable)] = next
       }
+      if next >= 0 { slots[Int(next)].previous = previous }
     }
+    entries[r].count = 0
   }
 
-  /// Whether the constraint of `record`, with constant `constant`, holds at `values`
+  /// Whether a constraint's entry, with constant `constant`, holds at `values`
   /// within ``Tolerance/audit`` of the magnitudes in its residual.
   @inline(__always)
-  func holds(record r: Int, constant: Double, values: UnsafeBufferPointer<Double>) -> Bool {
+  func holds(entry: Entry, constant: Double, values: UnsafeBufferPointer<Double>) -> Bool {
     var residual = constant
     var scale = abs(constant)
-    let first = Int(start[r])
-    for i in first..<(first + Int(count[r])) {
-      let t = coefficients[i] * values[Int(symbols[i])]
+    let first = Int(entry.start)
+    for i in first..<(first + Int(entry.count)) {
+      let t = slots[i].coefficient * values[Int(slots[i].symbol)]
       residual += t
       scale += abs(t)
     }
     let allowed = Tolerance.audit * (scale + 1)
-    switch relation[r] {
+    switch entry.relation {
     case .equal: return abs(residual) <= allowed
     case .greaterOrEqual: return residual >= -allowed
     case .lessOrEqual: return residual <= allowed
@@ -114,23 +124,27 @@ extension Solver {
   func changedValuesHold() -> Bool {
     audit.epoch &+= 1
     if audit.epoch == 0 {
-      for i in audit.marks.indices { audit.marks[i] = 0 }
+      for i in audit.entries.indices { audit.entries[i].mark = 0 }
       audit.epoch = 1
     }
     let epoch = audit.epoch
-    var marks: [UInt32] = []
-    swap(&marks, &audit.marks)
-    defer { swap(&marks, &audit.marks) }
+    var entries: [Audit.Entry] = []
+    swap(&entries, &audit.entries)
+    defer { swap(&entries, &audit.entries) }
     return tableau.values.withUnsafeBufferPointer { values in
       records.withUnsafeBufferPointer { records in
-        marks.withUnsafeMutableBufferPointer { marks in
+        entries.withUnsafeMutableBufferPointer { entries in
           for symbol in tableau.changedExternals {
             guard values[symbol.index].isFinite else { return false }
-            for record in audit.recordsOf[Int(symbolVariables[symbol.index])] {
-              let r = Int(record)
-              guard marks[r] != epoch else { continue }
-              marks[r] = epoch
-              if !audit.holds(record: r, constant: records[r].constant, values: values) {
+            var slot = audit.firstSlot[Int(symbolVariables[symbol.index])]
+            while slot >= 0 {
+              let r = Int(audit.slots[Int(slot)].record)
+              slot = audit.slots[Int(slot)].next
+              guard entries[r].mark != epoch else { continue }
+              entries[r].mark = epoch
+              if !audit.holds(
+                entry: entries[r], constant: records[r].constant, values: values)
+              {
                 return false
               }
             }
@@ -147,7 +161,7 @@ extension Solver {
     tableau.values.withUnsafeBufferPointer { values in
       for r in records.indices
       where records[r].constraint != nil && records[r].strength.isRequired {
-        if !audit.holds(record: r, constant: records[r].constant, values: values) {
+        if !audit.holds(entry: audit.entries[r], constant: records[r].constant, values: values) {
           return false
         }
       }

@@ -156,7 +156,7 @@ extension Solver {
     }
     constraintIndex[ObjectIdentifier(constraint)] = index
     if strength.isRequired {
-      audit.add(record: index, constraint, constant: constant, symbols: variableSymbols)
+      audit.add(record: index, constraint, symbols: variableSymbols)
     }
     tableau.optimize()
     return index
@@ -244,7 +244,7 @@ extension Solver {
     tableau.updateValues()
     tableau.optimize()
     release(record.marker, record.other)
-    if record.strength.isRequired { audit.remove(record: index, record.constraint!) }
+    if record.strength.isRequired { audit.remove(record: index) }
     records[Int(index)].constraint = nil
     freeRecords.append(index)
   }
