@@ -24,8 +24,8 @@ extension FuzzModel {
   }
 
   /// The sum over active non-required constraints of strength times violation, plus each
-  /// edit variable's strength times its distance from the last suggestion, each violation
-  /// net of round-off (see ``FuzzTolerance/roundOff(_:)``).
+  /// edit variable's strength times its distance from the last suggestion; a violation
+  /// within round-off (see ``FuzzTolerance/roundOff(_:)``) counts as none.
   package func weightedError(_ values: [Double]) -> Double {
     errorTerms(values).reduce(0) { $0 + $1.error }
   }
@@ -38,13 +38,13 @@ extension FuzzModel {
       let constraint = fuzzCase.constraints[c]
       let violation = constraint.violation(values, constant: constants[c])
       let noise = FuzzTolerance.roundOff(constraint.scale(values, constant: constants[c]))
-      terms.append((c, strengths[c].value * max(0, violation - noise)))
+      terms.append((c, violation > noise ? strengths[c].value * violation : 0))
     }
     for edit in edits {
       let value = values[edit.variable]
       let noise = FuzzTolerance.roundOff(abs(value) + abs(edit.suggestion))
-      terms.append(
-        (-1 - edit.variable, edit.strength.value * max(0, abs(value - edit.suggestion) - noise)))
+      let miss = abs(value - edit.suggestion)
+      terms.append((-1 - edit.variable, miss > noise ? edit.strength.value * miss : 0))
     }
     return terms
   }

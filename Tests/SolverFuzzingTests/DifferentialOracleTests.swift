@@ -102,14 +102,15 @@ import Testing
         case .lessOrEqual: max(0, r)
         case .greaterOrEqual: max(0, -r)
         }
-      // Net of round-off: 1e-7 of the terms' magnitude, plus 1e-7.
+      // Within round-off (1e-7 of the terms' magnitude, plus 1e-7) it counts as none.
       let noise = 1e-7 * (constraint.scale(values, constant: model.constants[c]) + 1)
-      expected += model.strengths[c].value * max(0, violation - noise)
+      if violation > noise { expected += model.strengths[c].value * violation }
     }
     for edit in model.edits {
       let value = values[edit.variable]
       let noise = 1e-7 * (abs(value) + abs(edit.suggestion) + 1)
-      expected += edit.strength.value * max(0, abs(value - edit.suggestion) - noise)
+      let miss = abs(value - edit.suggestion)
+      if miss > noise { expected += edit.strength.value * miss }
     }
     #expect(abs(model.weightedError(values) - expected) <= 1e-9 * max(1, expected))
     #expect(model.edits.count >= 1, "the root width is an edit variable")
