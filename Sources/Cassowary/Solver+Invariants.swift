@@ -10,7 +10,9 @@ extension Solver {
       precondition(records[Int(edit.record)].constant == -edit.value, "edit constant mismatch")
     }
     for (id, index) in constraintIndex {
-      precondition(ObjectIdentifier(records[Int(index)].constraint!) == id, "record mismatch")
+      precondition(
+        UInt(bitPattern: ObjectIdentifier(records[Int(index)].constraint!)) == id,
+        "record mismatch")
     }
   }
   #else

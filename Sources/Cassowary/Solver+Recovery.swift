@@ -28,7 +28,7 @@ extension Solver {
     var tableau: Tableau
     var records: [ConstraintRecord]
     var freeRecords: [Int32]
-    var constraintIndex: [ObjectIdentifier: Int32]
+    var constraintIndex: IdentityTable
     var edits: [EditRecord]
     var editIndex: [Int32]
     var variableSymbols: [Symbol]

@@ -29,7 +29,7 @@ public final class Solver {
   @exclusivity(unchecked) var audit = Audit()
 
   // MARK: - Constraints and edits
-  @exclusivity(unchecked) var constraintIndex: [ObjectIdentifier: Int32] = [:]
+  @exclusivity(unchecked) var constraintIndex = IdentityTable()
   @exclusivity(unchecked) var records: [ConstraintRecord] = []
   @exclusivity(unchecked) var freeRecords: [Int32] = []
   @exclusivity(unchecked) var edits: [EditRecord] = []
