@@ -40,11 +40,18 @@ public struct Comparison: Codable, Sendable {
     public var alpha: Double
     /// Rounds a side needs for its time metrics to be judged.
     public var minimumRounds: Int
+    /// Judge even when the two reports come from different machines or builds
+    /// (``Comparison/comparabilityKeys``); the mismatch is still reported.
+    public var allowEnvironmentMismatch: Bool
 
-    public init(thresholds: [String: Double] = [:], alpha: Double = 0.05, minimumRounds: Int = 5) {
+    public init(
+      thresholds: [String: Double] = [:], alpha: Double = 0.05, minimumRounds: Int = 5,
+      allowEnvironmentMismatch: Bool = false
+    ) {
       self.thresholds = thresholds
       self.alpha = alpha
       self.minimumRounds = minimumRounds
+      self.allowEnvironmentMismatch = allowEnvironmentMismatch
     }
 
     func threshold(_ metric: String) -> Double { thresholds[metric] ?? 0.10 }
@@ -59,6 +66,29 @@ public struct Comparison: Codable, Sendable {
   public var noise: [String: Double]
   /// Results present on one side only.
   public var unmatched: [String]
+  /// Where the two reports' machines or builds differ, one line per key
+  /// ("cpuModel: A vs B"); see ``comparabilityKeys``.
+  public var environmentMismatches: [String] = []
+  /// Whether the comparison was judged despite ``environmentMismatches``.
+  public var mismatchAllowed = false
+
+  /// The environment keys that must agree for times to be comparable: another CPU, core
+  /// count, build configuration, compiler or allocator changes every time by itself. Keys
+  /// missing from a report (written by an older version) are not held against it.
+  public static let comparabilityKeys = ["cpuModel", "cpus", "build", "swift", "allocator"]
+
+  /// The comparability keys whose values differ between two reports' environments.
+  public static func environmentMismatches(
+    base: [String: String], new: [String: String]
+  ) -> [String] {
+    comparabilityKeys.compactMap { key in
+      guard let a = base[key], let b = new[key], a != b else { return nil }
+      return "\(key): \(a) (base) vs \(b) (new)"
+    }
+  }
+
+  /// The reports cannot be judged against each other (and the mismatch was not allowed).
+  public var notComparable: Bool { !environmentMismatches.isEmpty && !mismatchAllowed }
 
   public var regressions: [Row] { rows.filter { $0.verdict == .regression } }
   public var improvements: [Row] { rows.filter { $0.verdict == .improvement } }
@@ -67,6 +97,7 @@ public struct Comparison: Codable, Sendable {
   /// 2 a regression or a budget crossing; 1 nothing to judge (no result in common, or a
   /// time metric with too few rounds); 4 improvements only; 0 no significant change.
   public var exitCode: Int32 {
+    if notComparable { return 1 }
     if !regressions.isEmpty || !budgetCrossings.isEmpty { return 2 }
     if rows.isEmpty || !undecided.isEmpty { return 1 }
     if !improvements.isEmpty { return 4 }
@@ -75,6 +106,10 @@ public struct Comparison: Codable, Sendable {
 
   /// The one-line verdict; it never contradicts the exit status.
   public var verdictLine: String {
+    if notComparable {
+      return "NOT COMPARABLE (the reports come from different machines or builds; "
+        + "--allow-environment-mismatch judges anyway)"
+    }
     switch exitCode {
     case 2:
       var parts: [String] = []
@@ -161,7 +196,12 @@ public struct Comparison: Codable, Sendable {
       }
       rows[entry.row] = row
     }
-    return Comparison(rows: rows, budgetCrossings: crossings, noise: noise, unmatched: unmatched)
+    var comparison = Comparison(
+      rows: rows, budgetCrossings: crossings, noise: noise, unmatched: unmatched)
+    comparison.environmentMismatches = environmentMismatches(
+      base: base.environment, new: new.environment)
+    comparison.mismatchAllowed = settings.allowEnvironmentMismatch
+    return comparison
   }
 
   /// (max - min) / median: how far apart a side's rounds fell.

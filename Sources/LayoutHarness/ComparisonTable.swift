@@ -5,6 +5,14 @@ extension Comparison {
     var lines: [String] = []
     let verdict = verdictLine
     lines.append(markdown ? "**Verdict: \(verdict)**" : "verdict: \(verdict)")
+    if !environmentMismatches.isEmpty {
+      lines.append("")
+      let title = mismatchAllowed ? "Different machines or builds (judged anyway)" : "Not comparable"
+      lines.append(markdown ? "**\(title)**" : title.lowercased() + ":")
+      for line in environmentMismatches { lines.append((markdown ? "- " : "  ") + line) }
+      // Times from different machines say nothing about the code: no table to misread.
+      if notComparable { return lines.joined(separator: "\n") + "\n" }
+    }
     if !budgetCrossings.isEmpty {
       lines.append("")
       lines.append(markdown ? "**Budget crossings**" : "budget crossings:")

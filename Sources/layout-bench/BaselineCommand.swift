@@ -134,8 +134,12 @@ struct Compare: ParsableCommand {
       exact Mann-Whitney test over the two sides' rounds, Holm-adjusted over every time \
       metric of the comparison, is below 0.05 and the ratio of the medians passes the \
       threshold. A side with fewer than 5 rounds is insufficient data. Counters compare \
-      exactly. Exit status: 0 no significant change; 2 a regression or a budget crossing; \
-      4 improvements only; 1 bad input, no result in common, or insufficient data.
+      exactly. Reports from different machines or builds (CPU model, core count, build \
+      configuration, Swift version, allocator) are not compared unless \
+      --allow-environment-mismatch is given; a live comparison checks this before running. \
+      Exit status: 0 no significant change; 2 a regression or a budget crossing; \
+      4 improvements only; 1 bad input, no result in common, insufficient data, or reports \
+      that are not comparable.
       """
   )
 
@@ -169,6 +173,9 @@ struct Compare: ParsableCommand {
 
   @Flag(help: "No progress on standard error.")
   var quiet = false
+
+  @Flag(help: "Judge even when the reports come from different machines or builds.")
+  var allowEnvironmentMismatch = false
 
   func validate() throws {
     guard threshold.isFinite, threshold >= 0 else {
@@ -211,10 +218,19 @@ struct Compare: ParsableCommand {
     if let new {
       newReport = try load(new)
     } else if let roundOutput {
-      // One round of a live comparison, in its own process.
+      // One round of a live comparison, in its own process (checked by its parent).
       let report = try onLargeStack { try rerun(baseReport, progress: Progress(quiet: true)) }
       return try roundOptions.writeRound(report, to: roundOutput)
     } else {
+      // A baseline from another machine or build is refused before minutes of rounds.
+      let mismatches = Comparison.environmentMismatches(
+        base: baseReport.environment, new: environmentInfo())
+      if !mismatches.isEmpty && !allowEnvironmentMismatch {
+        throw CommandFailure(
+          "\(base) was measured on another machine or build, so times cannot be compared "
+            + "(\(mismatches.joined(separator: "; "))); save a baseline here, or give "
+            + "--allow-environment-mismatch")
+      }
       let progress = Progress(quiet: quiet)
       newReport =
         rounds > 1
@@ -223,7 +239,9 @@ struct Compare: ParsableCommand {
       progress.finish()
     }
     let comparison = Comparison.compare(
-      base: baseReport, new: newReport, settings: .init(thresholds: try thresholds()))
+      base: baseReport, new: newReport,
+      settings: .init(
+        thresholds: try thresholds(), allowEnvironmentMismatch: allowEnvironmentMismatch))
     try emit(comparison, markdown: markdown, json: json)
   }
 

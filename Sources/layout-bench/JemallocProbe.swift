@@ -20,6 +20,15 @@ final class JemallocProbe: AllocationProbe {
     guard Self.requests() != nil else { return nil }
   }
 
+  /// jemalloc's version string (`5.3.0-0-g54eaed1d...`), or nil when the allocator in use
+  /// is not jemalloc.
+  static let version: String? = {
+    var pointer: UnsafePointer<CChar>?
+    var size = MemoryLayout<UnsafePointer<CChar>?>.size
+    guard mallctl("version", &pointer, &size, nil, 0) == 0, let pointer else { return nil }
+    return String(cString: pointer)
+  }()
+
   func read() -> (count: UInt64, bytes: UInt64) {
     (Self.requests() ?? 0, allocated.pointee)
   }

@@ -104,5 +104,37 @@ func environmentInfo() -> [String: String] {
     info["build"] = "release"
   #endif
   info["date"] = ISO8601DateFormatter().string(from: Date())
+  info["cpuModel"] = cpuModel() ?? "unknown"
+  info["swift"] = swiftVersion
+  info["allocator"] = JemallocProbe.version.map { "jemalloc \($0)" } ?? "system"
+  info["tool"] = "layout-bench \(LayoutBench.configuration.version)"
   return info
 }
+
+/// The processor's model name from /proc/cpuinfo (Linux), `nil` elsewhere.
+func cpuModel() -> String? {
+  guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else {
+    return nil
+  }
+  for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+    if let colon = line.firstIndex(of: ":") {
+      return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+  }
+  return nil
+}
+
+/// The Swift language mode of the compiler that built the tool (major.minor).
+let swiftVersion: String = {
+  #if compiler(>=6.5)
+    return ">=6.5"
+  #elseif compiler(>=6.4)
+    return "6.4"
+  #elseif compiler(>=6.3)
+    return "6.3"
+  #elseif compiler(>=6.2)
+    return "6.2"
+  #else
+    return "<6.2"
+  #endif
+}()

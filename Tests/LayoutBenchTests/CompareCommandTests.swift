@@ -50,6 +50,24 @@ struct CompareCommandTests {
       #expect(faster.status == 4, "\(faster.stdout)")
       #expect(try String(contentsOfFile: dir + "/c.md", encoding: .utf8).contains("improvements only"))
 
+      // A report from another CPU is not compared (exit 1) unless that is allowed; a live
+      // comparison against it is refused before any round runs.
+      var object = try #require(
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+      var environment = try #require(object["environment"] as? [String: String])
+      #expect(environment["cpuModel"] != nil && environment["allocator"] != nil)
+      environment["cpuModel"] = "Another CPU"
+      object["environment"] = environment
+      let other = dir + "/other.json"
+      try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: other))
+      let refused = try runner.runBinary(["compare", other, base])
+      #expect(refused.status == 1 && refused.stdout.contains("NOT COMPARABLE"), "\(refused.stdout)")
+      #expect(refused.stdout.contains("cpuModel: Another CPU (base)"))
+      let forced = try runner.runBinary(["compare", other, base, "--allow-environment-mismatch"])
+      #expect(forced.status == 0, "\(forced.stdout)")
+      let live = try runner.runBinary(["compare", "other", "--dir", dir, "--rounds", "5"])
+      #expect(live.status == 1 && live.stderr.contains("another machine or build"), "\(live.stderr)")
+
       // One round a side cannot be judged: exit 1, never a silent pass.
       let single = dir + "/single.json"
       let one = try runner.runBinary([

@@ -122,6 +122,29 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     #expect(up == down && up.count == 6)
   }
 
+  @Test func reportsFromDifferentMachinesAreNotComparedUnlessAllowed() {
+    var base = report(seed: 1)
+    var new = report(scale: 1.3, seed: 2)
+    base.environment = ["cpuModel": "AMD EPYC", "cpus": "2", "build": "release", "host": "a"]
+    new.environment = ["cpuModel": "Apple M2", "cpus": "2", "build": "release", "host": "b"]
+    let refused = Comparison.compare(base: base, new: new)
+    #expect(refused.exitCode == 1)
+    #expect(refused.environmentMismatches == ["cpuModel: AMD EPYC (base) vs Apple M2 (new)"])
+    #expect(refused.verdictLine.hasPrefix("NOT COMPARABLE"))
+    let text = refused.render(markdown: false)
+    #expect(text.contains("cpuModel: AMD EPYC (base) vs Apple M2 (new)"))
+    #expect(!text.contains("metrics unchanged"), "no table beside a refusal")
+    // Allowed: judged as usual (a 30% slowdown is a regression), the mismatch still shown.
+    let allowed = Comparison.compare(
+      base: base, new: new, settings: .init(allowEnvironmentMismatch: true))
+    #expect(allowed.exitCode == 2)
+    #expect(allowed.render(markdown: true).contains("judged anyway"))
+    // Another host of the same kind, or a key an older report lacks, is no mismatch.
+    new.environment = ["cpuModel": "AMD EPYC", "build": "release", "host": "c"]
+    #expect(Comparison.compare(base: base, new: new).environmentMismatches.isEmpty)
+    #expect(Comparison.compare(base: base, new: new).exitCode == 2)
+  }
+
   @Test func tooFewRoundsIsInsufficientDataNeverAPass() {
     let comparison = Comparison.compare(base: report(seed: 1, roundCount: 3), new: report(seed: 2))
     #expect(comparison.exitCode == 1)
