@@ -34,7 +34,8 @@ public struct Comparison: Codable, Sendable {
   }
 
   public struct Settings: Sendable {
-    /// Relative threshold per time metric (`p50`, `p99`); default 10%.
+    /// Relative threshold per time metric (`p50`, `p99`; default 10%) and for
+    /// `instructions` per tick (default 1%: the count is deterministic).
     public var thresholds: [String: Double]
     /// The family-wise false-alarm rate of one comparison's time verdicts.
     public var alpha: Double
@@ -54,7 +55,9 @@ public struct Comparison: Codable, Sendable {
       self.allowEnvironmentMismatch = allowEnvironmentMismatch
     }
 
-    func threshold(_ metric: String) -> Double { thresholds[metric] ?? 0.10 }
+    func threshold(_ metric: String) -> Double {
+      thresholds[metric] ?? (metric == "instructions" ? 0.01 : 0.10)
+    }
   }
 
   public var rows: [Row]
@@ -170,6 +173,7 @@ public struct Comparison: Codable, Sendable {
         rows.append(row)
       }
       rows += compareCounters(old, result, scenario)
+      if let row = compareInstructions(old, result, scenario, settings) { rows.append(row) }
       if old.tickNs.p99 <= base.budgetNs && result.tickNs.p99 > new.budgetNs {
         crossings.append(
           "\(scenario): p99 \(ms(old.tickNs.p99)) ms -> \(ms(result.tickNs.p99)) ms crosses the "
@@ -202,6 +206,28 @@ public struct Comparison: Codable, Sendable {
       base: base.environment, new: new.environment)
     comparison.mismatchAllowed = settings.allowEnvironmentMismatch
     return comparison
+  }
+
+  /// Instructions per tick, when either side counted them: deterministic, so judged by the
+  /// threshold alone (symmetric in log ratio, like the times).
+  private static func compareInstructions(
+    _ old: RunResult, _ new: RunResult, _ scenario: String, _ settings: Settings
+  ) -> Row? {
+    guard old.instructionsPerTick != nil || new.instructionsPerTick != nil else { return nil }
+    guard let a = old.instructionsPerTick, let b = new.instructionsPerTick else {
+      return Row(
+        scenario: scenario, metric: "instructions", old: old.instructionsPerTick ?? 0,
+        new: new.instructionsPerTick ?? 0, change: 0, confidence: "counted on one side only",
+        verdict: .skipped)
+    }
+    var row = Row(
+      scenario: scenario, metric: "instructions", old: a, new: b, change: relative(a, b),
+      confidence: "exact (callgrind)", verdict: .unchanged)
+    let logRatio = a > 0 && b > 0 ? log(b / a) : 0
+    if abs(logRatio) > log1p(settings.threshold("instructions")) {
+      row.verdict = logRatio > 0 ? .regression : .improvement
+    }
+    return row
   }
 
   /// (max - min) / median: how far apart a side's rounds fell.

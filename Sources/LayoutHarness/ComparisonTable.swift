@@ -28,7 +28,9 @@ extension Comparison {
     let header = ["scenario", "metric", "old", "new", "change", "how sure", "verdict"]
     let cells = shown.map { row -> [String] in
       let isTime = row.metric == "p50" || row.metric == "p99"
-      let value = { (v: Double) in isTime ? ms(v) + " ms" : fixed(v, 2) }
+      let value = { (v: Double) in
+        isTime ? ms(v) + " ms" : fixed(v, row.metric == "instructions" ? 0 : 2)
+      }
       let change = row.change.isFinite ? (row.change >= 0 ? "+" : "") + fixed(row.change * 100, 1) + "%" : "new"
       return [row.scenario, row.metric, value(row.old), value(row.new), change, row.confidence, row.verdict.rawValue]
     }

@@ -68,6 +68,9 @@ public struct RunResult: Codable, Hashable, Sendable {
   /// run had several; time verdicts are judged on these, never on pooled ticks. `nil` in
   /// reports from before rounds existed, which count as one round.
   public var rounds: [RoundSummary]? = nil
+  /// Instructions per measured tick, counted by callgrind (`run --instructions`); nil when
+  /// not measured. Deterministic: the same code gives the same count on any run.
+  public var instructionsPerTick: Double? = nil
 
   /// One round's tick statistics.
   public struct RoundSummary: Codable, Hashable, Sendable {

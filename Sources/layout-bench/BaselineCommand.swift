@@ -61,7 +61,7 @@ struct BaselineCommand: ParsableCommand {
     }
 
     func run() throws {
-      let report: RunReport
+      var report: RunReport
       if let from {
         do { report = try ReportFile.load(from) } catch { throw CommandFailure(error.description) }
       } else if roundOutput == nil && rounds > 1 {
@@ -82,6 +82,7 @@ struct BaselineCommand: ParsableCommand {
         progress.finish()
         if let roundOutput { return try roundOptions.writeRound(report, to: roundOutput) }
       }
+      if from == nil { report = try scenario.measuringInstructions(report, quiet: quiet) }
       do { try location.store.save(report, as: name) } catch { throw CommandFailure(error.description) }
       print("saved baseline '\(name)' (\(report.results.count) results) to \(location.store.path(of: name))")
     }
@@ -152,7 +153,8 @@ struct Compare: ParsableCommand {
   @Option(help: "Relative threshold for time metrics, e.g. 0.1 for 10%.")
   var threshold: Double = 0.10
 
-  @Option(help: "Threshold for one metric, as metric=value (p50=0.05); repeatable.")
+  @Option(
+    help: "Threshold for one metric, as metric=value (p50=0.05, instructions=0.02); repeatable.")
   var metricThreshold: [String] = []
 
   @Option(help: "Live comparison: rounds of the new side (separate processes).")
@@ -192,10 +194,12 @@ struct Compare: ParsableCommand {
     var result = ["p50": threshold, "p99": threshold]
     for item in metricThreshold {
       let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-      guard parts.count == 2, ["p50", "p99"].contains(parts[0]), let value = Double(parts[1]),
+      guard parts.count == 2, ["p50", "p99", "instructions"].contains(parts[0]), let value = Double(parts[1]),
         value.isFinite, value >= 0
       else {
-        throw ValidationError("Please specify --metric-threshold as p50=VALUE or p99=VALUE (got '\(item)').")
+        throw ValidationError(
+          "Please specify --metric-threshold as p50=VALUE, p99=VALUE or instructions=VALUE "
+            + "(got '\(item)').")
       }
       result[parts[0]] = value
     }
@@ -232,11 +236,18 @@ struct Compare: ParsableCommand {
             + "--allow-environment-mismatch")
       }
       let progress = Progress(quiet: quiet)
-      newReport =
+      var live =
         rounds > 1
         ? try roundOptions.runRounds(progress: progress)
         : try onLargeStack { try rerun(baseReport, progress: progress) }
       progress.finish()
+      // A baseline with instruction counts gets them counted again: the deterministic gate.
+      if baseReport.results.contains(where: { $0.instructionsPerTick != nil }) {
+        let progress = Progress(quiet: quiet)
+        live = try InstructionCounter.locate().measuring(live, progress: progress)
+        progress.finish()
+      }
+      newReport = live
     }
     let comparison = Comparison.compare(
       base: baseReport, new: newReport,

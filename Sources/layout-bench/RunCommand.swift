@@ -79,7 +79,9 @@ struct Run: ParsableCommand {
     if roundOptions.roundOutput == nil && roundOptions.rounds > 1 {
       let report = try roundOptions.runRounds(progress: progress)
       progress.finish()
-      return try emit(report, timelines: [], output: output)
+      return try emit(
+        try scenario.measuringInstructions(report, quiet: output.quiet), timelines: [],
+        output: output)
     }
     let scenarios = scenarios()
     let settings = settings
@@ -88,7 +90,9 @@ struct Run: ParsableCommand {
     }
     progress.finish()
     if let path = roundOptions.roundOutput { return try roundOptions.writeRound(report, to: path) }
-    try emit(report, timelines: timelines, output: output)
+    try emit(
+      try scenario.measuringInstructions(report, quiet: output.quiet), timelines: timelines,
+      output: output)
   }
 }
 

@@ -50,6 +50,21 @@ struct ScenarioOptions: ParsableArguments {
   @Flag(help: "Skip the per-tick check that all strategies give the same frames.")
   var noVerify = false
 
+  @Flag(
+    help: """
+      Also count instructions per tick of every result under valgrind's callgrind (needs \
+      valgrind): a deterministic metric that compare judges against a 1% threshold.
+      """)
+  var instructions = false
+
+  /// Counts the instructions per tick of every result when `--instructions` asks for it.
+  func measuringInstructions(_ report: RunReport, quiet: Bool) throws -> RunReport {
+    guard instructions else { return report }
+    let progress = Progress(quiet: quiet)
+    defer { progress.finish() }
+    return try InstructionCounter.locate().measuring(report, progress: progress)
+  }
+
   func validate() throws {
     if let size, size < 1 { throw ValidationError("Please specify a --size of at least 1 (got \(size)).") }
     if let size, size > 1_000_000 { throw ValidationError("Please specify a --size up to 1000000 (got \(size)).") }

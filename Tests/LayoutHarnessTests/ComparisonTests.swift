@@ -145,6 +145,33 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     #expect(Comparison.compare(base: base, new: new).exitCode == 2)
   }
 
+  @Test func instructionsPerTickAreJudgedExactlyAgainstTheirThreshold() {
+    func withInstructions(_ report: RunReport, _ count: Double?) -> RunReport {
+      var report = report
+      for i in report.results.indices { report.results[i].instructionsPerTick = count }
+      return report
+    }
+    let base = withInstructions(report(seed: 1), 1_000_000)
+    let same = report(seed: 1)
+    func verdicts(_ new: RunReport) -> [Comparison.Verdict] {
+      Comparison.compare(base: base, new: new).rows.filter { $0.metric == "instructions" }
+        .map(\.verdict)
+    }
+    // Identical times, so only the instruction rows can move the verdict.
+    #expect(verdicts(withInstructions(same, 1_020_000)) == [.regression, .regression, .regression])
+    #expect(verdicts(withInstructions(same, 1_005_000)) == [.unchanged, .unchanged, .unchanged])
+    #expect(verdicts(withInstructions(same, 970_000)) == [.improvement, .improvement, .improvement])
+    #expect(Comparison.compare(base: base, new: withInstructions(same, 1_020_000)).exitCode == 2)
+    #expect(Comparison.compare(base: base, new: withInstructions(same, 1_005_000)).exitCode == 0)
+    // Counted on one side only: shown, not judged.
+    #expect(verdicts(same) == [.skipped, .skipped, .skipped])
+    // A looser threshold lets +2% through.
+    let loose = Comparison.compare(
+      base: base, new: withInstructions(same, 1_020_000),
+      settings: .init(thresholds: ["instructions": 0.05]))
+    #expect(loose.exitCode == 0)
+  }
+
   @Test func tooFewRoundsIsInsufficientDataNeverAPass() {
     let comparison = Comparison.compare(base: report(seed: 1, roundCount: 3), new: report(seed: 2))
     #expect(comparison.exitCode == 1)
