@@ -34,7 +34,7 @@ struct InstructionCounter {
     }
     throw CommandFailure(
       "--instructions counts with valgrind, which is not installed here: "
-        + "sudo apt-get install -y valgrind")
+        + "sudo apt-get install -y valgrind (or bash Scripts/bootstrap.sh --with-valgrind)")
   }
 
   /// Instructions per measured tick of one result's scenario and strategy.
