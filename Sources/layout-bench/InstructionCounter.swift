@@ -74,7 +74,7 @@ struct InstructionCounter {
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
     process.environment = environment
-    FileManager.default.createFile(atPath: log.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     let logHandle = try FileHandle(forWritingTo: log)
     defer { try? logHandle.close() }
     process.standardOutput = FileHandle.nullDevice
