@@ -44,15 +44,19 @@ public struct Comparison: Codable, Sendable {
     /// Judge even when the two reports come from different machines or builds
     /// (``Comparison/comparabilityKeys``); the mismatch is still reported.
     public var allowEnvironmentMismatch: Bool
+    /// Only deterministic metrics (instructions per tick, counters, allocations) decide the
+    /// exit status; time verdicts and budget crossings are still computed and shown.
+    public var deterministicGate: Bool
 
     public init(
       thresholds: [String: Double] = [:], alpha: Double = 0.05, minimumRounds: Int = 5,
-      allowEnvironmentMismatch: Bool = false
+      allowEnvironmentMismatch: Bool = false, deterministicGate: Bool = false
     ) {
       self.thresholds = thresholds
       self.alpha = alpha
       self.minimumRounds = minimumRounds
       self.allowEnvironmentMismatch = allowEnvironmentMismatch
+      self.deterministicGate = deterministicGate
     }
 
     func threshold(_ metric: String) -> Double {
@@ -93,22 +97,36 @@ public struct Comparison: Codable, Sendable {
   /// The reports cannot be judged against each other (and the mismatch was not allowed).
   public var notComparable: Bool { !environmentMismatches.isEmpty && !mismatchAllowed }
 
-  public var regressions: [Row] { rows.filter { $0.verdict == .regression } }
-  public var improvements: [Row] { rows.filter { $0.verdict == .improvement } }
-  public var undecided: [Row] { rows.filter { $0.verdict == .insufficientData } }
+  /// Whether only deterministic metrics decide (``Settings/deterministicGate``).
+  public var deterministicGate = false
+
+  /// The rows that decide the exit status: all of them, or with the deterministic gate
+  /// only those that are not times.
+  var decisive: [Row] {
+    deterministicGate ? rows.filter { $0.metric != "p50" && $0.metric != "p99" } : rows
+  }
+  public var regressions: [Row] { decisive.filter { $0.verdict == .regression } }
+  public var improvements: [Row] { decisive.filter { $0.verdict == .improvement } }
+  public var undecided: [Row] { decisive.filter { $0.verdict == .insufficientData } }
+  /// Budget crossings that decide: none with the deterministic gate (they are times).
+  var decisiveCrossings: [String] { deterministicGate ? [] : budgetCrossings }
 
   /// 2 a regression or a budget crossing; 1 nothing to judge (no result in common, or a
   /// time metric with too few rounds); 4 improvements only; 0 no significant change.
   public var exitCode: Int32 {
     if notComparable { return 1 }
-    if !regressions.isEmpty || !budgetCrossings.isEmpty { return 2 }
-    if rows.isEmpty || !undecided.isEmpty { return 1 }
+    if !regressions.isEmpty || !decisiveCrossings.isEmpty { return 2 }
+    if decisive.isEmpty || !undecided.isEmpty { return 1 }
     if !improvements.isEmpty { return 4 }
     return 0
   }
 
   /// The one-line verdict; it never contradicts the exit status.
   public var verdictLine: String {
+    deterministicGate ? verdict + " [deterministic gate: times shown, not judged]" : verdict
+  }
+
+  private var verdict: String {
     if notComparable {
       return "NOT COMPARABLE (the reports come from different machines or builds; "
         + "--allow-environment-mismatch judges anyway)"
@@ -119,12 +137,12 @@ public struct Comparison: Codable, Sendable {
       if !regressions.isEmpty {
         parts.append("\(regressions.count) metric\(regressions.count == 1 ? "" : "s")")
       }
-      if !budgetCrossings.isEmpty {
+      if !decisiveCrossings.isEmpty {
         parts.append(
-          "\(budgetCrossings.count) budget crossing\(budgetCrossings.count == 1 ? "" : "s")")
+          "\(decisiveCrossings.count) budget crossing\(decisiveCrossings.count == 1 ? "" : "s")")
       }
       return "REGRESSION (" + parts.joined(separator: ", ") + ")"
-    case 1 where rows.isEmpty:
+    case 1 where decisive.isEmpty:
       return "NOTHING COMPARED (no result in common)"
     case 1:
       return "INSUFFICIENT DATA (\(undecided.count) time metrics with fewer rounds than needed)"
@@ -205,6 +223,7 @@ public struct Comparison: Codable, Sendable {
     comparison.environmentMismatches = environmentMismatches(
       base: base.environment, new: new.environment)
     comparison.mismatchAllowed = settings.allowEnvironmentMismatch
+    comparison.deterministicGate = settings.deterministicGate
     return comparison
   }
 

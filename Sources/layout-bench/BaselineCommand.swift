@@ -179,6 +179,13 @@ struct Compare: ParsableCommand {
   @Flag(help: "Judge even when the reports come from different machines or builds.")
   var allowEnvironmentMismatch = false
 
+  @Flag(
+    help: """
+      Only deterministic metrics (instructions per tick, counters, allocations) decide the \
+      exit status; times and budget crossings are shown, not judged.
+      """)
+  var deterministic = false
+
   func validate() throws {
     guard threshold.isFinite, threshold >= 0 else {
       throw ValidationError("Please specify a --threshold of 0 or more (got \(threshold)).")
@@ -252,7 +259,8 @@ struct Compare: ParsableCommand {
     let comparison = Comparison.compare(
       base: baseReport, new: newReport,
       settings: .init(
-        thresholds: try thresholds(), allowEnvironmentMismatch: allowEnvironmentMismatch))
+        thresholds: try thresholds(), allowEnvironmentMismatch: allowEnvironmentMismatch,
+        deterministicGate: deterministic))
     try emit(comparison, markdown: markdown, json: json)
   }
 

@@ -172,6 +172,32 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     #expect(loose.exitCode == 0)
   }
 
+  @Test func theDeterministicGateLetsOnlyInstructionsAndCountersDecide() {
+    func withInstructions(_ report: RunReport, _ count: Double) -> RunReport {
+      var report = report
+      for i in report.results.indices { report.results[i].instructionsPerTick = count }
+      return report
+    }
+    let gate = Comparison.Settings(deterministicGate: true)
+    let base = withInstructions(report(seed: 1), 1_000_000)
+    // 30% slower on the clock, same instructions: a regression by default, not at the gate.
+    let slower = withInstructions(report(scale: 1.3, seed: 2), 1_000_000)
+    #expect(Comparison.compare(base: base, new: slower).exitCode == 2)
+    let judged = Comparison.compare(base: base, new: slower, settings: gate)
+    #expect(judged.exitCode == 0)
+    #expect(judged.verdictLine.contains("deterministic gate"))
+    #expect(judged.rows.contains { $0.metric == "p50" && $0.verdict == .regression }, "still shown")
+    // More instructions, or a changed counter, still fail it.
+    #expect(
+      Comparison.compare(base: base, new: withInstructions(slower, 1_030_000), settings: gate)
+        .exitCode == 2)
+    let moreWork = withInstructions(report(seed: 2, counters: ["layoutSubviews": 13]), 1_000_000)
+    #expect(Comparison.compare(base: base, new: moreWork, settings: gate).exitCode == 2)
+    // Too few rounds is no reason to withhold a deterministic verdict.
+    let fewRounds = withInstructions(report(seed: 2, roundCount: 3), 1_000_000)
+    #expect(Comparison.compare(base: base, new: fewRounds, settings: gate).exitCode == 0)
+  }
+
   @Test func tooFewRoundsIsInsufficientDataNeverAPass() {
     let comparison = Comparison.compare(base: report(seed: 1, roundCount: 3), new: report(seed: 2))
     #expect(comparison.exitCode == 1)
