@@ -92,21 +92,9 @@ extension Solver {
     if mode == .canonicalReversed { constraints.reverse() }
     var counters = tableau.counters
     counters.rebuilds &+= 1
-    tableau = Tableau(lazy: mode == .lazy || (mode == .fresh && representation == .lazy))
-    tableau.counters = counters
+    empty(lazy: mode == .lazy || (mode == .fresh && representation == .lazy), counters: counters)
     buildingCanonically = mode == .canonical || mode == .canonicalReversed
     defer { buildingCanonically = false }
-    symbolVariables = []
-    for i in variableSymbols.indices {
-      variableSymbols[i] = tableau.newSymbol(.external)
-      mapSymbol(variableSymbols[i], to: Variable(index: Int32(i)))
-      editIndex[i] = -1
-    }
-    constraintIndex = [:]
-    records = []
-    freeRecords = []
-    edits = []
-    audit.removeAll()
     for (constraint, constant, strength) in constraints {
       try insert(constraint, constant: constant, strength: strength)
     }

@@ -358,14 +358,19 @@ public final class Solver {
 
   /// Removes every constraint and edit variable. Variables stay valid, with value 0.
   public func reset() {
-    let counters = tableau.counters
-    tableau = Tableau(lazy: representation == .lazy)
+    empty(lazy: representation == .lazy, counters: tableau.counters)
+    for i in variableValues.indices { variableValues[i] = 0 }
+  }
+
+  /// A new empty tableau (keeping the work counters) with a fresh external symbol per
+  /// variable, and no constraints or edits: what `reset()` leaves and `rebuild` fills.
+  func empty(lazy: Bool, counters: SolverCounters) {
+    tableau = Tableau(lazy: lazy)
     tableau.counters = counters
     symbolVariables = []
     for i in variableSymbols.indices {
       variableSymbols[i] = tableau.newSymbol(.external)
       mapSymbol(variableSymbols[i], to: Variable(index: Int32(i)))
-      variableValues[i] = 0
       editIndex[i] = -1
     }
     constraintIndex = [:]
