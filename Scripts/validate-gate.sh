@@ -1,44 +1,58 @@
 #!/usr/bin/env bash
-# Validates the regression gate on this machine by repeating the README's CI workflow.
+# Validates the regression gate on this machine by repeating a CI workflow many times.
 #
-#   bash Scripts/validate-gate.sh aa TRIALS [BINARY] [-- SCENARIO FLAGS...]
-#       A/A: each trial saves a fresh baseline and compares the same binary against it
-#       (`baseline save` then `compare`, default rounds), so every non-zero exit but 1 is a
-#       false alarm.
-#   bash Scripts/validate-gate.sh ab TRIALS BASE_BINARY NEW_BINARY [-- SCENARIO FLAGS...]
-#       A/B: each trial saves a baseline with BASE_BINARY and compares NEW_BINARY (a build
-#       with a known slowdown) against it; the power is the share of exit 2.
+#   bash Scripts/validate-gate.sh sequential TRIALS OLD [NEW] [-- SCENARIO FLAGS...]
+#       The README's sequential workflow: each trial saves a fresh baseline with OLD, then
+#       NEW runs `compare` against it (two time windows, so the run-to-run allowance applies).
+#   bash Scripts/validate-gate.sh interleaved TRIALS OLD [NEW] [-- SCENARIO FLAGS...]
+#       The README's interleaved workflow: each trial is one `OLD ab OLD NEW` (alternating
+#       rounds in one time window).
 #
-# Prints one line per trial (exit status, regressions, improvements, seconds) and a tally.
+# NEW defaults to OLD: an A/A test, where every exit 2 is a false regression and every exit 4
+# a false improvement. With a NEW that is known to be slower, the share of exit 2 is the power.
+# Extra `compare`/`ab` flags (e.g. --rounds 20) go in GATE_FLAGS. Prints one line per trial
+# (exit status, the flagged rows with their change, seconds) and a tally.
 # Scenario flags default to the README's: --shape feed --size 300.
 set -euo pipefail
 
-mode=${1:?usage: validate-gate.sh aa|ab TRIALS ...}
-trials=${2:?usage: validate-gate.sh aa|ab TRIALS ...}
-shift 2
-case "$mode" in
-  aa) base_bin=${1:-.build/release/layout-bench}; new_bin=$base_bin; [ $# -gt 0 ] && shift ;;
-  ab) base_bin=${1:?base binary}; new_bin=${2:?new binary}; shift 2 ;;
-  *) echo "validate-gate.sh: mode must be aa or ab (got '$mode')" >&2; exit 64 ;;
-esac
+usage="usage: validate-gate.sh sequential|interleaved TRIALS OLD [NEW] [-- FLAGS...]"
+mode=${1:?$usage}
+trials=${2:?$usage}
+old=${3:?$usage}
+shift 3
+new=$old
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then new=$1; shift; fi
 [ "${1:-}" = "--" ] && shift
 flags=("$@")
 [ ${#flags[@]} -eq 0 ] && flags=(--shape feed --size 300)
+read -r -a gate_flags <<<"${GATE_FLAGS:-}"
+case "$mode" in
+  sequential | interleaved) ;;
+  *) echo "validate-gate.sh: mode must be sequential or interleaved (got '$mode')" >&2; exit 1 ;;
+esac
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 declare -A tally=()
 for ((i = 1; i <= trials; i++)); do
   start=$(date +%s)
-  "$base_bin" baseline save gate --dir "$dir" --quiet "${flags[@]}" >/dev/null
   set +e
-  "$new_bin" compare gate --dir "$dir" --quiet --json "$dir/c.json" >"$dir/c.txt"
+  if [ "$mode" = sequential ]; then
+    "$old" baseline save gate --dir "$dir" --quiet "${flags[@]}" >/dev/null || exit 1
+    "$new" compare gate --dir "$dir" --quiet --json "$dir/c.json" "${gate_flags[@]}" >"$dir/c.txt"
+  else
+    "$old" ab "$old" "$new" --quiet --json "$dir/c.json" "${gate_flags[@]}" -- "${flags[@]}" >"$dir/c.txt"
+  fi
   status=$?
   set -e
-  regressions=$(grep -c '"verdict" : "regression"' "$dir/c.json" || true)
-  improvements=$(grep -c '"verdict" : "improvement"' "$dir/c.json" || true)
-  echo "trial $i: exit $status, $regressions regressions, $improvements improvements, $(($(date +%s) - start)) s"
-  if [ "$status" = 2 ]; then grep -E "regression|crosses|hitch" "$dir/c.txt" | sed 's/^/    /' | head -8; fi
+  [ "$status" = 0 ] || [ "$status" = 2 ] || [ "$status" = 4 ] || { cat "$dir/c.txt"; exit 1; }
+  echo "trial $i: exit $status, $(($(date +%s) - start)) s"
+  python3 - "$dir/c.json" <<'PY'
+import json, sys
+for row in json.load(open(sys.argv[1]))["rows"]:
+    if row["verdict"] in ("regression", "improvement"):
+        print("    %-11s %-28s %-14s %+6.1f%%" % (row["verdict"], row["scenario"], row["metric"], 100 * row["change"]))
+PY
   tally[$status]=$((${tally[$status]:-0} + 1))
 done
 echo -n "tally over $trials trials:"

@@ -31,6 +31,17 @@ public struct Comparison: Codable, Sendable {
     /// How sure: "p=0.0003 (Holm), 10 vs 10 rounds", "exact".
     public var confidence: String
     public var verdict: Verdict
+    /// For a time metric judged relative to the machine-speed reference: the change of the
+    /// raw times (``change`` is then the speed-adjusted change) and of the reference itself.
+    public var rawChange: Double? = nil
+    public var machineChange: Double? = nil
+    /// For a time metric of sides measured in separate time windows: the change identical
+    /// code can show between runs (``Settings/runAllowance``), which a verdict must exceed.
+    public var runAllowance: Double? = nil
+    /// The smallest slowdown of this result's metric that the calibration
+    /// (``Comparison/Settings/calibration``) saw flagged 9 times in 10; nil when not
+    /// calibrated or not detectable up to the ladder's top.
+    public var detectable: Double? = nil
   }
 
   public struct Settings: Sendable {
@@ -47,16 +58,52 @@ public struct Comparison: Codable, Sendable {
     /// Only deterministic metrics (instructions per tick, counters, allocations) decide the
     /// exit status; time verdicts and budget crossings are still computed and shown.
     public var deterministicGate: Bool
+    /// Judge times relative to the machine-speed reference timed beside them
+    /// (``SpeedReference``) when both sides recorded it in every round.
+    public var speedAdjusted: Bool
+    /// The two sides were measured in alternating rounds of one time window (`ab`), so
+    /// whatever the machine did in that window fell on both: no run-to-run allowance.
+    public var interleaved: Bool
+    /// How far one run's median lands from the next run's on this machine, as a
+    /// coefficient of variation, per result and metric (`calibrate` measures it; key
+    /// "coalesced/feed300/textx1 p50"); results not listed use ``defaultRunSpread``.
+    public var runSpread: [String: Double]
+    /// The run-to-run spread assumed without a calibration, per metric: what 30 runs of
+    /// identical code (10 rounds each, feed300) showed on the 2-core shared machines this
+    /// tool was built on, p50 4-17% and p99 10-19% (one outlier run aside), so by default a
+    /// comparison of separate runs flags only changes beyond about +53% (p50) and +89% (p99).
+    /// `calibrate` measures a quieter machine and narrows this.
+    public var defaultRunSpread: [String: Double]
+    /// A calibration of this machine (`layout-bench calibrate`): its run spreads replace
+    /// ``runSpread`` and its detectable changes are shown beside the verdicts.
+    public var calibration: Calibration? {
+      didSet { runSpread = calibration?.runSpreads ?? [:] }
+    }
 
     public init(
       thresholds: [String: Double] = [:], alpha: Double = 0.05, minimumRounds: Int = 5,
-      allowEnvironmentMismatch: Bool = false, deterministicGate: Bool = false
+      allowEnvironmentMismatch: Bool = false, deterministicGate: Bool = false,
+      speedAdjusted: Bool = true, interleaved: Bool = false, runSpread: [String: Double] = [:],
+      defaultRunSpread: [String: Double] = ["p50": 0.10, "p99": 0.15]
     ) {
       self.thresholds = thresholds
       self.alpha = alpha
       self.minimumRounds = minimumRounds
       self.allowEnvironmentMismatch = allowEnvironmentMismatch
       self.deterministicGate = deterministicGate
+      self.speedAdjusted = speedAdjusted
+      self.interleaved = interleaved
+      self.runSpread = runSpread
+      self.defaultRunSpread = defaultRunSpread
+    }
+
+    /// The change that separate runs of identical code can show by themselves: three
+    /// standard deviations of the difference of two runs (sqrt(2) x the run spread), as a
+    /// log ratio; zero for interleaved sides.
+    func runAllowance(_ key: String, _ metric: String) -> Double {
+      guard !interleaved else { return 0 }
+      let spread = runSpread["\(key) \(metric)"] ?? defaultRunSpread[metric] ?? 0
+      return 3 * 2.0.squareRoot() * spread
     }
 
     func threshold(_ metric: String) -> Double {
@@ -78,6 +125,8 @@ public struct Comparison: Codable, Sendable {
   public var environmentMismatches: [String] = []
   /// Whether the comparison was judged despite ``environmentMismatches``.
   public var mismatchAllowed = false
+  /// Whether a calibration supplied the run spreads and detectable changes.
+  public var calibrated = false
 
   /// The environment keys that must agree for times to be comparable: another CPU, core
   /// count, build configuration, compiler or allocator changes every time by itself. Keys
@@ -171,21 +220,39 @@ public struct Comparison: Codable, Sendable {
       let scenario = result.key
       let a = old.roundSummaries
       let b = result.roundSummaries
-      noise[scenario] = max(spread(a.map(\.p50Ns)), spread(b.map(\.p50Ns)))
+      // Times relative to the machine's speed in the same round, when both sides timed it.
+      let oldSpeed = settings.speedAdjusted ? referenceTimes(a) : nil
+      let newSpeed = oldSpeed == nil ? nil : referenceTimes(b)
+      let adjusted = oldSpeed != nil && newSpeed != nil
+      func judged(_ values: [Double], _ speed: [Double]?) -> [Double] {
+        guard adjusted, let speed else { return values }
+        return zip(values, speed).map { $0 / $1 }
+      }
+      noise[scenario] = max(
+        spread(judged(a.map(\.p50Ns), oldSpeed)), spread(judged(b.map(\.p50Ns), newSpeed)))
       for (metric, read) in [("p50", \RunResult.RoundSummary.p50Ns), ("p99", \.p99Ns)] {
         let oldValues = a.map { $0[keyPath: read] }
         let newValues = b.map { $0[keyPath: read] }
+        let oldJudged = judged(oldValues, oldSpeed)
+        let newJudged = judged(newValues, newSpeed)
         let oldMedian = median(oldValues)
         let newMedian = median(newValues)
         var row = Row(
           scenario: scenario, metric: metric, old: oldMedian, new: newMedian,
-          change: relative(oldMedian, newMedian), confidence: "", verdict: .unchanged)
-        let rounds = "\(a.count) vs \(b.count) rounds"
+          change: relative(median(oldJudged), median(newJudged)), confidence: "", verdict: .unchanged)
+        if adjusted, let oldSpeed, let newSpeed {
+          row.rawChange = relative(oldMedian, newMedian)
+          row.machineChange = relative(median(oldSpeed), median(newSpeed))
+        }
+        if let entry = settings.calibration?.entries.first(where: { $0.scenario == scenario && $0.metric == metric }) {
+          row.detectable = entry.detectable
+        }
+        let rounds = "\(a.count) vs \(b.count) rounds" + (adjusted ? ", speed-adjusted" : "")
         if a.count < settings.minimumRounds || b.count < settings.minimumRounds {
           row.verdict = .insufficientData
           row.confidence = rounds + " (needs \(settings.minimumRounds) a side)"
         } else {
-          pValues.append((rows.count, SampleStatistics.mannWhitneyExactP(oldValues, newValues)))
+          pValues.append((rows.count, SampleStatistics.mannWhitneyExactP(oldJudged, newJudged)))
           row.confidence = rounds
         }
         rows.append(row)
@@ -211,8 +278,13 @@ public struct Comparison: Codable, Sendable {
       let p = adjusted[i]
       var row = rows[entry.row]
       row.confidence = "p=\(pValue(p)) (Holm), " + row.confidence
-      let bound = log1p(settings.threshold(row.metric))
-      let logRatio = row.old > 0 && row.new > 0 ? log(row.new / row.old) : 0
+      let allowance = settings.runAllowance(row.scenario, row.metric)
+      if allowance > 0 {
+        row.runAllowance = expm1(allowance)
+        row.confidence += ", run-to-run +-\(fixed(expm1(allowance) * 100, 0))%"
+      }
+      let bound = max(log1p(settings.threshold(row.metric)), allowance)
+      let logRatio = row.change.isFinite && row.change > -1 ? log1p(row.change) : 0
       if p < settings.alpha && abs(logRatio) > bound {
         row.verdict = logRatio > 0 ? .regression : .improvement
       }
@@ -224,6 +296,7 @@ public struct Comparison: Codable, Sendable {
       base: base.environment, new: new.environment)
     comparison.mismatchAllowed = settings.allowEnvironmentMismatch
     comparison.deterministicGate = settings.deterministicGate
+    comparison.calibrated = settings.calibration != nil
     return comparison
   }
 
@@ -247,6 +320,12 @@ public struct Comparison: Codable, Sendable {
       row.verdict = logRatio > 0 ? .regression : .improvement
     }
     return row
+  }
+
+  /// Every round's machine-speed reference, or nil when a round lacks one.
+  private static func referenceTimes(_ rounds: [RunResult.RoundSummary]) -> [Double]? {
+    let times = rounds.compactMap(\.referenceNs).filter { $0 > 0 && $0.isFinite }
+    return times.count == rounds.count && !times.isEmpty ? times : nil
   }
 
   /// (max - min) / median: how far apart a side's rounds fell.

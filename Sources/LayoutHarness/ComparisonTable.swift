@@ -31,7 +31,11 @@ extension Comparison {
       let value = { (v: Double) in
         isTime ? ms(v) + " ms" : fixed(v, row.metric == "instructions" ? 0 : 2)
       }
-      let change = row.change.isFinite ? (row.change >= 0 ? "+" : "") + fixed(row.change * 100, 1) + "%" : "new"
+      let percent = { (c: Double) in c.isFinite ? (c >= 0 ? "+" : "") + fixed(c * 100, 1) + "%" : "new" }
+      var change = percent(row.change)
+      if let raw = row.rawChange, let machine = row.machineChange {
+        change += " (raw \(percent(raw)), machine \(percent(machine)))"
+      }
       return [row.scenario, row.metric, value(row.old), value(row.new), change, row.confidence, row.verdict.rawValue]
     }
     if cells.isEmpty {
@@ -59,6 +63,32 @@ extension Comparison {
       "Time verdicts: exact Mann-Whitney over rounds (separate processes), Holm-adjusted over "
         + "the \(rows.filter { $0.metric == "p50" || $0.metric == "p99" }.count) time metrics "
         + "(family-wise false-alarm rate 5%), and a change beyond the threshold.")
+    if rows.contains(where: { $0.rawChange != nil }) {
+      lines.append(
+        "Speed-adjusted: each round's times are divided by the machine-speed reference timed "
+          + "beside its ticks, so a machine that is slower in one window is not read as slower code; "
+          + "\"raw\" is the change of the times themselves, \"machine\" that of the reference.")
+    }
+    if rows.contains(where: { $0.runAllowance != nil }) {
+      lines.append(
+        "The sides ran in separate time windows: a time change must also exceed the run-to-run "
+          + "allowance, three standard deviations of what identical code shows between runs here "
+          + (calibrated ? "(from the calibration)." : "(defaults; `layout-bench calibrate` measures this machine).")
+          + " `layout-bench ab` runs both builds in one window and needs no allowance.")
+    }
+    if calibrated {
+      var scenarios: [String] = []
+      var byScenario: [String: [String]] = [:]
+      for row in rows where row.metric == "p50" || row.metric == "p99" {
+        if byScenario[row.scenario] == nil { scenarios.append(row.scenario) }
+        let value = row.detectable.map { "+" + fixed($0 * 100, 1) + "%" } ?? "more than +100%"
+        byScenario[row.scenario, default: []].append("\(row.metric) \(value)")
+      }
+      lines.append("Smallest slowdown the calibration saw flagged 9 times in 10:")
+      for scenario in scenarios {
+        lines.append((markdown ? "- " : "  ") + scenario + ": " + byScenario[scenario]!.joined(separator: ", "))
+      }
+    }
     if !noise.isEmpty {
       let values = noise.values.sorted()
       lines.append(

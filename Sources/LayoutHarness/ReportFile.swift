@@ -53,16 +53,25 @@ public enum ReportFile {
         path: path,
         reason: "schema version \(version), this layout-bench reads \(RunReport.currentSchemaVersion)")
     }
+    return try decodeJSON(RunReport.self, from: data, path: path, what: "a report")
+  }
+
+  /// Decodes JSON, naming the file and the JSON path of what is missing or wrong.
+  static func decodeJSON<T: Decodable>(
+    _ type: T.Type, from data: Data, path: String, what: String
+  ) throws(ReportFileError) -> T {
     do {
-      return try JSONDecoder().decode(RunReport.self, from: data)
+      return try JSONDecoder().decode(T.self, from: data)
     } catch let DecodingError.keyNotFound(key, context) {
       throw ReportFileError(path: path, reason: "missing \(describe(context.codingPath + [key]))")
     } catch let DecodingError.typeMismatch(_, context) {
       throw ReportFileError(path: path, reason: "wrong type at \(describe(context.codingPath))")
     } catch let DecodingError.valueNotFound(_, context) {
       throw ReportFileError(path: path, reason: "null at \(describe(context.codingPath))")
+    } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+      throw ReportFileError(path: path, reason: "invalid value at \(describe(context.codingPath))")
     } catch {
-      throw ReportFileError(path: path, reason: "not a report: \(error)")
+      throw ReportFileError(path: path, reason: "not \(what): \(error)")
     }
   }
 

@@ -43,6 +43,10 @@ extension RunReport {
       merged.results[i].hitchMsPerS = assessment.hitchMsPerS
       merged.results[i].budgets = [FrameBudget(hz: 60).assess(samples), FrameBudget(hz: 120).assess(samples)]
     }
+    for i in merged.results.indices {
+      let references = merged.results[i].rounds!.compactMap(\.referenceNs)
+      merged.results[i].referenceNs = references.isEmpty ? nil : median(references)
+    }
     merged.measurementOverheadNs = median(reports.map(\.measurementOverheadNs))
     return merged
   }

@@ -71,23 +71,29 @@ public struct RunResult: Codable, Hashable, Sendable {
   /// Instructions per measured tick, counted by callgrind (`run --instructions`); nil when
   /// not measured. Deterministic: the same code gives the same count on any run.
   public var instructionsPerTick: Double? = nil
+  /// The median time of the machine-speed reference slice (``SpeedReference``) timed once
+  /// per tick beside this scenario's ticks; nil in reports from before it existed.
+  public var referenceNs: Double? = nil
 
   /// One round's tick statistics.
   public struct RoundSummary: Codable, Hashable, Sendable {
     public var p50Ns: Double
     public var p99Ns: Double
     public var ticks: Int
+    /// The round's median machine-speed reference slice (``RunResult/referenceNs``).
+    public var referenceNs: Double?
 
-    public init(p50Ns: Double, p99Ns: Double, ticks: Int) {
+    public init(p50Ns: Double, p99Ns: Double, ticks: Int, referenceNs: Double? = nil) {
       self.p50Ns = p50Ns
       self.p99Ns = p99Ns
       self.ticks = ticks
+      self.referenceNs = referenceNs
     }
   }
 
   /// The rounds this result stands on: its own when recorded, else itself as one round.
   public var roundSummaries: [RoundSummary] {
-    rounds ?? [RoundSummary(p50Ns: tickNs.p50, p99Ns: tickNs.p99, ticks: ticks)]
+    rounds ?? [RoundSummary(p50Ns: tickNs.p50, p99Ns: tickNs.p99, ticks: ticks, referenceNs: referenceNs)]
   }
 
   public struct Overrun: Codable, Hashable, Sendable {

@@ -136,6 +136,9 @@ public struct ScenarioRunner {
       let recorder = lanes[i].recorder
       lanes[i].strategy.runLoop.phaseObserver = { recorder.observe($0) }
     }
+    var speed = SpeedReference()
+    var referenceSamples: [Double] = []
+    referenceSamples.reserveCapacity(settings.ticks)
     let calibration = probeSelfCost()
     let started = monotonicNanos()
     var measured = 0
@@ -168,7 +171,11 @@ public struct ScenarioRunner {
           throw .handler(scenario: scenario, strategy: .bottomUp, tick: t, error)
         }
       }
-      if warm { measured += 1 }
+      let slice = speed.timeSlice()
+      if warm {
+        measured += 1
+        referenceSamples.append(slice)
+      }
       if settings.verifyFrames {
         let checked = lanes.map(\.strategy) + (reference.map { [$0] } ?? [])
         do throws(FrameMismatch) { try FrameCheck.compare(checked) } catch {
@@ -179,8 +186,11 @@ public struct ScenarioRunner {
     }
     var results: [RunResult] = []
     var timelines: [RunTimeline] = []
+    let referenceNs = referenceSamples.isEmpty ? nil : median(referenceSamples)
+    if speed.checksum.isNaN { referenceSamples.removeAll() }  // keeps the reference's work alive
     for lane in lanes {
-      let result = summarize(lane, scenario: scenario, views: scene.viewCount, measured: measured)
+      var result = summarize(lane, scenario: scenario, views: scene.viewCount, measured: measured)
+      result.referenceNs = referenceNs
       results.append(result)
       timelines.append(RunTimeline(key: result.key, ticks: lane.timeline))
     }

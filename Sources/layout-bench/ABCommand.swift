@@ -13,8 +13,8 @@ struct AB: ParsableCommand {
       build, a thermal change) falls on both sides alike; then judges them like `compare`. \
       This is the gate to use on a shared CI runner: build main and the branch, then \
       `layout-bench ab main/layout-bench branch/layout-bench`. Without --ticks in the run \
-      flags each round runs 60 ticks per scenario. Both builds must know `--round-output` \
-      (this version or later). Exit status as for `compare`.
+      flags a pilot picks each scenario's ticks so that a round covers about 0.25 s of it. \
+      Both builds must know `--round-output` and `--scenario-ticks` (this version or later). Exit status as for `compare`.
       """
   )
 
@@ -24,20 +24,13 @@ struct AB: ParsableCommand {
   @Argument(help: "The new build's layout-bench executable.")
   var new: String
 
+  /// 15: with rounds spread by about 8% (speed-adjusted, 0.25 s of ticks each), the exact
+  /// Mann-Whitney test at Holm's first step (0.05 / 12 metrics) sees a 13% change 9 times in
+  /// 10; 10 rounds need about 16%.
   @Option(help: "Rounds per side.")
-  var rounds: Int = 10
+  var rounds: Int = 15
 
-  @Option(help: "Relative threshold for time metrics, e.g. 0.1 for 10%.")
-  var threshold: Double = 0.10
-
-  @Option(help: "Write the comparison as Markdown to this file, - for standard output.")
-  var markdown: String?
-
-  @Option(help: "Write the comparison as JSON to this file, - for standard output.")
-  var json: String?
-
-  @Flag(help: "No progress on standard error.")
-  var quiet = false
+  @OptionGroup var judge: JudgeOptions
 
   @Argument(parsing: .postTerminator, help: "Flags of `run` for both sides (after --).")
   var runFlags: [String] = []
@@ -46,9 +39,6 @@ struct AB: ParsableCommand {
     guard (2...1000).contains(rounds) else {
       throw ValidationError("Please specify --rounds from 2 to 1000 (got \(rounds)).")
     }
-    guard threshold.isFinite, threshold >= 0 else {
-      throw ValidationError("Please specify a --threshold of 0 or more (got \(threshold)).")
-    }
     for path in [old, new] where !FileManager.default.isExecutableFile(atPath: path) {
       throw ValidationError("'\(path)' is not an executable file.")
     }
@@ -56,15 +46,16 @@ struct AB: ParsableCommand {
     where runFlags.contains(flag) {
       throw ValidationError("The run flags cannot include \(flag): ab writes its own reports.")
     }
-    for path in [markdown, json].compactMap({ $0 }) where path != "-" {
-      if let problem = OutputFile.problem(writing: path) { throw ValidationError(problem) }
-    }
   }
 
   func run() throws {
     var arguments = ["run"] + runFlags + ["--quiet"]
-    if !runFlags.contains("--ticks") { arguments += ["--ticks", "60"] }
-    let progress = Progress(quiet: quiet)
+    let progress = Progress(quiet: judge.quiet)
+    // Without --ticks, a pilot (with this build) picks every scenario's ticks per round.
+    let plan: Run
+    do { plan = try Run.parse(runFlags) } catch { throw CommandFailure(Run.message(for: error)) }
+    arguments += try pilotArguments(
+      plan.scenarios(), settings: plan.settings, explicitTicks: plan.scenario.ticks, progress: progress)
     let (oldRounds, newRounds) = try RoundProcess.withDirectory { directory in
       var oldRounds: [RunReport] = []
       var newRounds: [RunReport] = []
@@ -91,9 +82,8 @@ struct AB: ParsableCommand {
     } catch {
       throw CommandFailure(error.description)
     }
-    let comparison = Comparison.compare(
-      base: base, new: latest, settings: .init(thresholds: ["p50": threshold, "p99": threshold]))
-    try emit(comparison, markdown: markdown, json: json)
+    let comparison = Comparison.compare(base: base, new: latest, settings: try judge.settings(interleaved: true))
+    try emit(comparison, markdown: judge.markdown, json: judge.json)
   }
 }
 

@@ -66,19 +66,14 @@ struct BaselineCommand: ParsableCommand {
         do { report = try ReportFile.load(from) } catch { throw CommandFailure(error.description) }
       } else if roundOutput == nil && rounds > 1 {
         let progress = Progress(quiet: quiet)
-        report = try roundOptions.runRounds(progress: progress)
+        let (scenarios, settings) = try roundPlan(scenario, quick: quick)
+        let pilot = try pilotArguments(
+          scenarios, settings: settings, explicitTicks: scenario.ticks, progress: progress)
+        report = try roundOptions.runRounds(progress: progress, extraArguments: pilot)
         progress.finish()
       } else {
-        var run = try Run.parse([])
-        run.scenario = scenario
-        run.quick = quick
-        var settings = run.settings
-        settings.timeLimitNs = nil
-        settings.ticks = scenario.ticks ?? 60
-        settings.minimumTicks = settings.ticks
-        let scenarios = run.scenarios()
         let progress = Progress(quiet: quiet)
-        report = try onLargeStack { try measure(scenarios, settings: settings, progress: progress).0 }
+        report = try measureRound(scenario, quick: quick, progress: progress)
         progress.finish()
         if let roundOutput { return try roundOptions.writeRound(report, to: roundOutput) }
       }
@@ -125,6 +120,41 @@ struct BaselineCommand: ParsableCommand {
   }
 }
 
+/// One round of a baseline (or a calibration run): the scenarios of `run` with these flags,
+/// at a fixed number of ticks (60 unless --ticks), so that counters compare exactly.
+func measureRound(_ scenario: ScenarioOptions, quick: Bool, progress: Progress) throws -> RunReport {
+  let (scenarios, settings) = try roundPlan(scenario, quick: quick)
+  return try onLargeStack {
+    try measure(scenarios, settings: settings, ticks: scenario.ticksByScenario, progress: progress).0
+  }
+}
+
+/// The scenarios and settings of a round of `baseline save` or `calibrate`.
+func roundPlan(_ scenario: ScenarioOptions, quick: Bool) throws -> ([Scenario], RunSettings) {
+  var run = try Run.parse([])
+  run.scenario = scenario
+  run.quick = quick
+  var settings = run.settings
+  settings.timeLimitNs = nil
+  settings.ticks = scenario.ticks ?? 60
+  settings.minimumTicks = settings.ticks
+  return (run.scenarios(), settings)
+}
+
+/// Without --ticks, the ticks per round of each scenario from a pilot (``RoundLength``), as
+/// the arguments that give them to every round's process.
+func pilotArguments(_ scenarios: [Scenario], settings: RunSettings, explicitTicks: Int?, progress: Progress)
+  throws -> [String]
+{
+  guard explicitTicks == nil else { return [] }
+  progress.update("pilot: choosing ticks per round")
+  let ticks: [String: Int]
+  do { ticks = try onLargeStack { try RoundLength.pilot(scenarios, settings: settings) } } catch {
+    throw CommandFailure("\(error)")
+  }
+  return ["--scenario-ticks", RoundLength.encode(ticks)]
+}
+
 /// `layout-bench compare BASE [NEW]`.
 struct Compare: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -150,13 +180,6 @@ struct Compare: ParsableCommand {
   @Argument(help: "The new report (file or baseline name); omitted: run BASE's scenarios now.")
   var new: String?
 
-  @Option(help: "Relative threshold for time metrics, e.g. 0.1 for 10%.")
-  var threshold: Double = 0.10
-
-  @Option(
-    help: "Threshold for one metric, as metric=value (p50=0.05, instructions=0.02); repeatable.")
-  var metricThreshold: [String] = []
-
   @Option(help: "Live comparison: rounds of the new side (separate processes).")
   var rounds: Int = 10
 
@@ -167,50 +190,13 @@ struct Compare: ParsableCommand {
 
   @OptionGroup var location: BaselineCommand.Location
 
-  @Option(help: "Write the comparison as Markdown to this file, - for standard output.")
-  var markdown: String?
+  @OptionGroup var judge: JudgeOptions
 
-  @Option(help: "Write the comparison as JSON to this file, - for standard output.")
-  var json: String?
-
-  @Flag(help: "No progress on standard error.")
-  var quiet = false
-
-  @Flag(help: "Judge even when the reports come from different machines or builds.")
-  var allowEnvironmentMismatch = false
-
-  @Flag(
-    help: """
-      Only deterministic metrics (instructions per tick, counters, allocations) decide the \
-      exit status; times and budget crossings are shown, not judged.
-      """)
-  var deterministic = false
+  @Option(help: "A calibration of this machine (`calibrate --json`): its run-to-run spreads and detectable changes.")
+  var calibration: String?
 
   func validate() throws {
-    guard threshold.isFinite, threshold >= 0 else {
-      throw ValidationError("Please specify a --threshold of 0 or more (got \(threshold)).")
-    }
     try roundOptions.validateRounds()
-    _ = try thresholds()
-    for path in [markdown, json].compactMap({ $0 }) where path != "-" {
-      if let problem = OutputFile.problem(writing: path) { throw ValidationError(problem) }
-    }
-  }
-
-  func thresholds() throws -> [String: Double] {
-    var result = ["p50": threshold, "p99": threshold]
-    for item in metricThreshold {
-      let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-      guard parts.count == 2, ["p50", "p99", "instructions"].contains(parts[0]), let value = Double(parts[1]),
-        value.isFinite, value >= 0
-      else {
-        throw ValidationError(
-          "Please specify --metric-threshold as p50=VALUE, p99=VALUE or instructions=VALUE "
-            + "(got '\(item)').")
-      }
-      result[parts[0]] = value
-    }
-    return result
   }
 
   /// A report from a file path or a baseline name.
@@ -236,13 +222,13 @@ struct Compare: ParsableCommand {
       // A baseline from another machine or build is refused before minutes of rounds.
       let mismatches = Comparison.environmentMismatches(
         base: baseReport.environment, new: environmentInfo())
-      if !mismatches.isEmpty && !allowEnvironmentMismatch {
+      if !mismatches.isEmpty && !judge.allowEnvironmentMismatch {
         throw CommandFailure(
           "\(base) was measured on another machine or build, so times cannot be compared "
             + "(\(mismatches.joined(separator: "; "))); save a baseline here, or give "
             + "--allow-environment-mismatch")
       }
-      let progress = Progress(quiet: quiet)
+      let progress = Progress(quiet: judge.quiet)
       var live =
         rounds > 1
         ? try roundOptions.runRounds(progress: progress)
@@ -250,18 +236,20 @@ struct Compare: ParsableCommand {
       progress.finish()
       // A baseline with instruction counts gets them counted again: the deterministic gate.
       if baseReport.results.contains(where: { $0.instructionsPerTick != nil }) {
-        let progress = Progress(quiet: quiet)
+        let progress = Progress(quiet: judge.quiet)
         live = try InstructionCounter.locate().measuring(live, progress: progress)
         progress.finish()
       }
       newReport = live
     }
-    let comparison = Comparison.compare(
-      base: baseReport, new: newReport,
-      settings: .init(
-        thresholds: try thresholds(), allowEnvironmentMismatch: allowEnvironmentMismatch,
-        deterministicGate: deterministic))
-    try emit(comparison, markdown: markdown, json: json)
+    var settings = try judge.settings(interleaved: false)
+    if let calibration {
+      do { settings.calibration = try CalibrationFile.load(calibration) } catch {
+        throw CommandFailure(error.description)
+      }
+    }
+    let comparison = Comparison.compare(base: baseReport, new: newReport, settings: settings)
+    try emit(comparison, markdown: judge.markdown, json: judge.json)
   }
 
   /// Runs the base report's scenarios again, once, in this process.

@@ -7,7 +7,7 @@ struct LayoutBench: ParsableCommand {
     abstract: "Measure what constraint-based UI layout costs per frame.",
     version: "0.4.0",
     subcommands: [
-      Run.self, Sweep.self, BaselineCommand.self, Compare.self, AB.self, Solve.self,
+      Run.self, Sweep.self, BaselineCommand.self, Compare.self, AB.self, Calibrate.self, Solve.self,
       SolverBenchCommand.self,
     ],
     defaultSubcommand: Run.self

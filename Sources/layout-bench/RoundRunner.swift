@@ -30,8 +30,8 @@ struct RoundOptions: ParsableArguments {
 
   /// Runs this command's measurement `rounds` times, each in a fresh process of this
   /// executable (the same arguments plus `--round-output FILE`), and merges the reports.
-  func runRounds(progress: Progress) throws -> RunReport {
-    var arguments = Array(CommandLine.arguments.dropFirst())
+  func runRounds(progress: Progress, extraArguments: [String] = []) throws -> RunReport {
+    var arguments = Array(CommandLine.arguments.dropFirst()) + extraArguments
     if !arguments.contains("--quiet") { arguments.append("--quiet") }
     let rounds = try RoundProcess.withDirectory { directory in
       try (0..<self.rounds).map { round in

@@ -64,13 +64,17 @@ struct Run: ParsableCommand {
 
   var settings: RunSettings {
     let explicitTicks = scenario.ticks
+    let ticks = explicitTicks ?? (quick ? 20 : 120)
+    // Rounds must do the same work (their counters are merged and must agree), so a run in
+    // rounds measures a fixed number of ticks.
+    let fixed = explicitTicks != nil || roundOptions.rounds > 1
     return RunSettings(
-      strategies: scenario.strategy.kinds, ticks: explicitTicks ?? (quick ? 20 : 120),
+      strategies: scenario.strategy.kinds, ticks: ticks,
       warmupTicks: quick ? min(scenario.warmup, 3) : scenario.warmup, hz: scenario.hz,
-      // Without --ticks, slow scenarios stop after 1.5 s of measuring (but keep 20 ticks)
-      // so the default matrix stays well under a minute.
-      timeLimitNs: explicitTicks == nil ? 1_500_000_000 : nil,
-      minimumTicks: explicitTicks.map { min($0, 20) } ?? 20,
+      // Otherwise slow scenarios stop after 1.5 s of measuring (but keep 20 ticks) so the
+      // default matrix stays well under a minute.
+      timeLimitNs: fixed ? nil : 1_500_000_000,
+      minimumTicks: fixed ? ticks : 20,
       verifyFrames: !scenario.noVerify)
   }
 
@@ -86,7 +90,7 @@ struct Run: ParsableCommand {
     let scenarios = scenarios()
     let settings = settings
     let (report, timelines) = try onLargeStack {
-      try measure(scenarios, settings: settings, progress: progress)
+      try measure(scenarios, settings: settings, ticks: scenario.ticksByScenario, progress: progress)
     }
     progress.finish()
     if let path = roundOptions.roundOutput { return try roundOptions.writeRound(report, to: path) }
@@ -97,13 +101,20 @@ struct Run: ParsableCommand {
 }
 
 /// Runs scenarios into a report.
-func measure(_ scenarios: [Scenario], settings: RunSettings, progress: Progress) throws
-  -> (RunReport, [RunTimeline])
-{
+/// `ticks` overrides the settings' tick count per scenario (keyed by its description).
+func measure(
+  _ scenarios: [Scenario], settings: RunSettings, ticks: [String: Int] = [:], progress: Progress
+) throws -> (RunReport, [RunTimeline]) {
   var runner = ScenarioRunner(settings: settings, probe: JemallocProbe())
   var results: [RunResult] = []
   var timelines: [RunTimeline] = []
   for (i, scenario) in scenarios.enumerated() {
+    runner.settings = settings
+    if let count = ticks[scenario.description] {
+      runner.settings.ticks = count
+      runner.settings.minimumTicks = count
+      runner.settings.timeLimitNs = nil
+    }
     runner.progress = { progress.update("[\(i + 1)/\(scenarios.count)] \($0)") }
     do {
       let (r, t) = try runner.run(scenario)

@@ -50,6 +50,14 @@ struct ScenarioOptions: ParsableArguments {
   @Flag(help: "Skip the per-tick check that all strategies give the same frames.")
   var noVerify = false
 
+  /// Set by a parent that measures in rounds: every round's ticks per scenario, chosen by a
+  /// pilot (``RoundLength``), as `feed300/textx1=1000,...`.
+  @Option(help: .hidden)
+  var scenarioTicks: String?
+
+  /// ``scenarioTicks`` parsed (empty when not given).
+  var ticksByScenario: [String: Int] { scenarioTicks.flatMap(RoundLength.decode) ?? [:] }
+
   @Flag(
     help: """
       Also count instructions per tick of every result under valgrind's callgrind (needs \
@@ -72,6 +80,9 @@ struct ScenarioOptions: ParsableArguments {
     if let ticks, ticks < 1 { throw ValidationError("Please specify --ticks of at least 1 (got \(ticks)).") }
     if warmup < 0 { throw ValidationError("Please specify --warmup of 0 or more (got \(warmup)).") }
     if hz != 60 && hz != 120 { throw ValidationError("Please specify --hz 60 or 120 (got \(hz)).") }
+    if let scenarioTicks, RoundLength.decode(scenarioTicks) == nil {
+      throw ValidationError("--scenario-ticks must be SCENARIO=TICKS,... (got '\(scenarioTicks)').")
+    }
     if mutation == .scroll, let shape, shape != .feed {
       throw ValidationError("Please use --mutation scroll with --shape feed (only feed scrolls).")
     }

@@ -32,6 +32,17 @@ struct RunCommandTests {
     #expect(run.settings.ticks == 50 && run.settings.timeLimitNs == nil)
   }
 
+  /// Rounds are merged only when they did the same work, so a run in rounds measures a
+  /// fixed number of ticks even without --ticks (a time limit gave each round its own count,
+  /// and `run --rounds 10` failed with "counters differ").
+  @Test func roundsMeasureAFixedNumberOfTicks() throws {
+    let single = try Run.parse(["--shape", "feed", "--size", "10"])
+    #expect(single.settings.timeLimitNs != nil)
+    let rounds = try Run.parse(["--shape", "feed", "--size", "10", "--rounds", "3"])
+    #expect(rounds.settings.timeLimitNs == nil)
+    #expect(rounds.settings.ticks == 120 && rounds.settings.minimumTicks == 120)
+  }
+
   @Test(arguments: [
     (["--size", "0"], "--size of at least 1"),
     (["--ticks", "0"], "--ticks of at least 1"),

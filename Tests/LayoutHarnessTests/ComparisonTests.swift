@@ -111,15 +111,61 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     #expect(text.contains("Holm") && text.contains("Run-to-run spread"))
   }
 
+  /// Both sides in one time window (as `ab` measures them): no run-to-run allowance, so the
+  /// round statistics alone decide.
+  let window = Comparison.Settings(interleaved: true)
+
   @Test func verdictsAreSymmetric() {
     let slow = report(scale: 1.3, seed: 3)
     let fast = report(seed: 4)
-    let forward = Comparison.compare(base: fast, new: slow)
-    let backward = Comparison.compare(base: slow, new: fast)
+    let forward = Comparison.compare(base: fast, new: slow, settings: window)
+    let backward = Comparison.compare(base: slow, new: fast, settings: window)
     #expect(forward.exitCode == 2 && backward.exitCode == 4)
     let up = forward.rows.filter { $0.verdict == .regression }.map { "\($0.scenario) \($0.metric)" }
     let down = backward.rows.filter { $0.verdict == .improvement }.map { "\($0.scenario) \($0.metric)" }
     #expect(up == down && up.count == 6)
+  }
+
+  /// Every round's reference at `reference` ns, scaled by the same per-round factor as its
+  /// times: a machine that is faster or slower during a round moves both alike.
+  func withReference(_ report: RunReport, _ reference: Double) -> RunReport {
+    var report = report
+    for i in report.results.indices {
+      let center = median(report.results[i].rounds!.map(\.p50Ns))
+      report.results[i].rounds = report.results[i].rounds!.map { round in
+        var round = round
+        round.referenceNs = reference * round.p50Ns / center
+        return round
+      }
+    }
+    return report
+  }
+
+  @Test func aSlowerMachineIsNotSlowerCode() throws {
+    // The new side ran while the machine was 30% slower: its times and its reference moved
+    // together. Raw times call that a regression; times relative to the reference do not.
+    let base = withReference(report(seed: 11), 20_000)
+    let slowMachine = withReference(report(scale: 1.3, seed: 12), 26_000)
+    let adjusted = Comparison.compare(base: base, new: slowMachine, settings: window)
+    #expect(adjusted.exitCode == 0, "\(adjusted.render(markdown: false))")
+    let row = try #require(adjusted.rows.first { $0.metric == "p50" })
+    let rawChange = try #require(row.rawChange)
+    let machineChange = try #require(row.machineChange)
+    #expect(abs(rawChange - 0.3) < 0.15 && abs(machineChange - 0.3) < 0.15)
+    #expect(abs(row.change) < 0.1 && row.confidence.contains("speed-adjusted"))
+    #expect(adjusted.render(markdown: false).contains("Speed-adjusted"))
+    let raw = Comparison.compare(
+      base: base, new: slowMachine, settings: .init(speedAdjusted: false, interleaved: true))
+    #expect(raw.exitCode == 2 && raw.rows.allSatisfy { $0.rawChange == nil })
+
+    // Slower code on an unchanged machine is still a regression, on every time metric.
+    let slowCode = withReference(report(scale: 1.3, seed: 12), 20_000)
+    let code = Comparison.compare(base: base, new: slowCode, settings: window)
+    #expect(code.exitCode == 2 && code.regressions.count == 6, "\(code.render(markdown: false))")
+
+    // A side without the reference (an older report) is judged on raw times.
+    let old = Comparison.compare(base: report(seed: 11), new: slowMachine, settings: window)
+    #expect(old.exitCode == 2 && old.rows.allSatisfy { $0.rawChange == nil })
   }
 
   @Test func reportsFromDifferentMachinesAreNotComparedUnlessAllowed() {
@@ -136,13 +182,13 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     #expect(!text.contains("metrics unchanged"), "no table beside a refusal")
     // Allowed: judged as usual (a 30% slowdown is a regression), the mismatch still shown.
     let allowed = Comparison.compare(
-      base: base, new: new, settings: .init(allowEnvironmentMismatch: true))
+      base: base, new: new, settings: .init(allowEnvironmentMismatch: true, interleaved: true))
     #expect(allowed.exitCode == 2)
     #expect(allowed.render(markdown: true).contains("judged anyway"))
     // Another host of the same kind, or a key an older report lacks, is no mismatch.
     new.environment = ["cpuModel": "AMD EPYC", "build": "release", "host": "c"]
     #expect(Comparison.compare(base: base, new: new).environmentMismatches.isEmpty)
-    #expect(Comparison.compare(base: base, new: new).exitCode == 2)
+    #expect(Comparison.compare(base: base, new: new, settings: window).exitCode == 2)
   }
 
   @Test func instructionsPerTickAreJudgedExactlyAgainstTheirThreshold() {
@@ -178,11 +224,11 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
       for i in report.results.indices { report.results[i].instructionsPerTick = count }
       return report
     }
-    let gate = Comparison.Settings(deterministicGate: true)
+    let gate = Comparison.Settings(deterministicGate: true, interleaved: true)
     let base = withInstructions(report(seed: 1), 1_000_000)
     // 30% slower on the clock, same instructions: a regression by default, not at the gate.
     let slower = withInstructions(report(scale: 1.3, seed: 2), 1_000_000)
-    #expect(Comparison.compare(base: base, new: slower).exitCode == 2)
+    #expect(Comparison.compare(base: base, new: slower, settings: window).exitCode == 2)
     let judged = Comparison.compare(base: base, new: slower, settings: gate)
     #expect(judged.exitCode == 0)
     #expect(judged.verdictLine.contains("deterministic gate"))
@@ -221,7 +267,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
   @Test func halvedBaselineTimesAreRegressionsOnEveryTimeMetric() {
     let base = report(scale: 0.5, seed: 1)
     let new = report(seed: 2)
-    let comparison = Comparison.compare(base: base, new: new)
+    let comparison = Comparison.compare(base: base, new: new, settings: window)
     #expect(comparison.exitCode == 2)
     let time = comparison.rows.filter { $0.metric == "p50" || $0.metric == "p99" }
     #expect(time.count == 6 && time.allSatisfy { $0.verdict == .regression })
@@ -229,7 +275,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
   }
 
   @Test func doubledBaselineTimesAreImprovementsOnly() {
-    let comparison = Comparison.compare(base: report(scale: 2, seed: 1), new: report(seed: 2))
+    let comparison = Comparison.compare(base: report(scale: 2, seed: 1), new: report(seed: 2), settings: window)
     #expect(comparison.exitCode == 4)
     #expect(comparison.improvements.count == 6 && comparison.regressions.isEmpty)
   }
@@ -265,7 +311,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     // ...and over a 2% one.
     let strict = Comparison.compare(
       base: report(seed: 1, spread: 0.01), new: report(scale: 1.05, seed: 1, spread: 0.01),
-      settings: .init(thresholds: ["p50": 0.02, "p99": 0.02]))
+      settings: .init(thresholds: ["p50": 0.02, "p99": 0.02], interleaved: true))
     #expect(strict.rows.filter { $0.verdict == .regression }.count == 6)
   }
 
@@ -403,5 +449,109 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
       try RunReport.mergingRounds([round(1e6, seed: 1), round(1e6, seed: 2, counters: ["solves": 2])])
     }
     #expect(throws: RoundsError.self) { try RunReport.mergingRounds([]) }
+  }
+}
+
+/// Separate time windows: the run-to-run allowance, and the calibration that measures it.
+@Suite struct RunToRunTests {
+  /// Rounds of `strategies` results at `center` x `scale`, with a tight round spread.
+  func report(scale: Double, seed: UInt64, spread: Double = 0.02) -> RunReport {
+    syntheticReport(
+      ["coalesced", "eager", "bottom-up"].enumerated().map { i, name in
+        let center = 1_000_000 * Double(i + 1) * scale
+        return syntheticResult(
+          strategy: name, samples: ticks(center, seed: seed &+ UInt64(i)),
+          rounds: rounds(center, spread: spread, count: 10, seed: seed &+ 31 &+ UInt64(i)))
+      })
+  }
+
+  @Test func separateRunsMustExceedTheRunToRunAllowance() throws {
+    // 25% slower with rounds tight enough for any test: in one window (ab) that is a
+    // regression; between separate runs the default allowance (10% run spread, so about
+    // +53%) says it could be the machine; a calibration that measured 2% says it is not.
+    let base = report(scale: 1, seed: 1)
+    let slower = report(scale: 1.25, seed: 2)
+    let window = Comparison.compare(base: base, new: slower, settings: .init(interleaved: true))
+    #expect(window.exitCode == 2 && window.regressions.count == 6)
+    #expect(window.rows.allSatisfy { $0.runAllowance == nil })
+    let separate = Comparison.compare(base: base, new: slower)
+    #expect(separate.exitCode == 0, "\(separate.render(markdown: false))")
+    let row = try #require(separate.rows.first { $0.metric == "p50" })
+    #expect(abs(try #require(row.runAllowance) - (exp(3 * 2.0.squareRoot() * 0.10) - 1)) < 1e-9)
+    #expect(row.confidence.contains("run-to-run +-53%"))
+    #expect(separate.render(markdown: false).contains("`layout-bench ab`"))
+    var calibrated = Comparison.Settings()
+    calibrated.runSpread = Dictionary(
+      uniqueKeysWithValues: base.results.flatMap { r in ["p50", "p99"].map { ("\(r.key) \($0)", 0.02) } })
+    #expect(Comparison.compare(base: base, new: slower, settings: calibrated).regressions.count == 6)
+    // Twice as slow is beyond any default allowance.
+    #expect(Comparison.compare(base: base, new: report(scale: 2, seed: 3)).regressions.count == 6)
+  }
+
+  /// Runs of identical code whose medians land `offsets` apart (the machine in each window).
+  func runs(_ offsets: [Double], spread: Double = 0.03) -> [RunReport] {
+    offsets.enumerated().map { i, offset in report(scale: 1 + offset, seed: 100 + UInt64(i) * 7, spread: spread) }
+  }
+
+  @Test func calibrationMeasuresTheRunSpreadAndTheSmallestVisibleSlowdown() throws {
+    let offsets = [0.0, 0.04, -0.04, 0.02, -0.02, 0.0]
+    let calibration = try Calibration.measure(runs(offsets), settings: .init())
+    #expect(calibration.runs == 6 && calibration.pairs == 15 && calibration.roundsPerRun == 10)
+    #expect(calibration.falseRegressions == 0 && calibration.falseImprovements == 0)
+    #expect(calibration.entries.count == 6)
+    // The run medians' spread is that of the offsets (sample sd 2.97%), give or take the
+    // rounds' own noise; p99 rounds carry a second +-3% factor.
+    let p50 = try #require(calibration.entries.first { $0.scenario == "coalesced/feed100/textx1" && $0.metric == "p50" })
+    #expect(abs(p50.runSpread - 0.0297) < 0.01, "\(p50.runSpread)")
+    #expect(p50.roundSpread > 0.01 && p50.roundSpread < 0.03)
+    // Detectable: beyond the allowance it implies (3 sqrt 2 x 3% = about 13%), and seen.
+    let detectable = try #require(p50.detectable)
+    #expect(detectable >= 0.1 && detectable <= 0.3, "\(detectable)")
+    let text = calibration.render()
+    #expect(text.contains("15 pairs") && text.contains("coalesced/feed100/textx1"))
+
+    // A noisier machine sees less.
+    let noisy = try Calibration.measure(runs(offsets.map { $0 * 4 }), settings: .init())
+    let noisyP50 = try #require(noisy.entries.first { $0.scenario == p50.scenario && $0.metric == "p50" })
+    #expect(noisyP50.detectable == nil || noisyP50.detectable! > detectable)
+
+    // A comparison given the calibration uses its spreads and shows what it can see.
+    var settings = Comparison.Settings()
+    settings.calibration = calibration
+    let compared = Comparison.compare(base: runs([0])[0], new: report(scale: 1.25, seed: 9), settings: settings)
+    let row = try #require(compared.rows.first { $0.scenario == p50.scenario && $0.metric == "p50" })
+    #expect(row.detectable == detectable && row.verdict == .regression)
+    #expect(compared.render(markdown: false).contains("flagged 9 times in 10"))
+  }
+
+  @Test func calibrationRefusesWhatItCannotMeasure() {
+    #expect(throws: CalibrationError.self) { try Calibration.measure(runs([0, 0.01]), settings: .init()) }
+    var other = runs([0, 0.01, 0.02])
+    other[2].results.removeLast()
+    #expect(throws: CalibrationError.self) { try Calibration.measure(other, settings: .init()) }
+    var few = runs([0, 0.01, 0.02])
+    for i in few.indices { for j in few[i].results.indices { few[i].results[j].rounds!.removeLast(6) } }
+    #expect(throws: CalibrationError.self) { try Calibration.measure(few, settings: .init()) }
+  }
+
+  @Test func aBadCalibrationFileNamesTheField() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calibration-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let calibration = try Calibration.measure(runs([0, 0.01, -0.01]), settings: .init())
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: JSONEncoder().encode(calibration)) as? [String: Any])
+    var entries = try #require(object["entries"] as? [[String: Any]])
+    entries[1]["runSpread"] = -0.5
+    object["entries"] = entries
+    let path = directory.appendingPathComponent("c.json").path
+    try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+    let error = #expect(throws: ReportFileError.self) { try CalibrationFile.load(path) }
+    #expect(error?.description.contains("entries[1].runSpread is -0.5") == true, "\(String(describing: error))")
+    entries[1]["runSpread"] = "wide"
+    object["entries"] = entries
+    try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+    let typed = #expect(throws: ReportFileError.self) { try CalibrationFile.load(path) }
+    #expect(typed?.description.contains("entries[1].runSpread") == true, "\(String(describing: typed))")
   }
 }
