@@ -49,7 +49,10 @@ for ((i = 1; i <= trials; i++)); do
   echo "trial $i: exit $status, $(($(date +%s) - start)) s"
   python3 - "$dir/c.json" <<'PY'
 import json, sys
-for row in json.load(open(sys.argv[1]))["rows"]:
+rows = json.load(open(sys.argv[1]))["rows"]
+p50 = [r for r in rows if r["metric"] == "p50"]
+print("    p50 change: " + ", ".join("%s %+.1f%%" % (r["scenario"], 100 * r["change"]) for r in p50))
+for row in rows:
     if row["verdict"] in ("regression", "improvement"):
         print("    %-11s %-28s %-14s %+6.1f%%" % (row["verdict"], row["scenario"], row["metric"], 100 * row["change"]))
 PY

@@ -19,6 +19,9 @@ public struct Comparison: Codable, Sendable {
     case insufficientData = "insufficient data"
     /// Not comparable (e.g. counters over different numbers of ticks).
     case skipped
+    /// A time of two separate time windows with no measured run-to-run spread: shown, not
+    /// judged (see ``Settings/runSpread``).
+    case notJudged = "not judged"
   }
 
   public struct Row: Codable, Sendable {
@@ -68,11 +71,12 @@ public struct Comparison: Codable, Sendable {
     /// coefficient of variation, per result and metric (`calibrate` measures it; key
     /// "coalesced/feed300/textx1 p50"); results not listed use ``defaultRunSpread``.
     public var runSpread: [String: Double]
-    /// The run-to-run spread assumed without a calibration, per metric: what 30 runs of
-    /// identical code (10 rounds each, feed300) showed on the 2-core shared machines this
-    /// tool was built on, p50 4-17% and p99 10-19% (one outlier run aside), so by default a
-    /// comparison of separate runs flags only changes beyond about +53% (p50) and +89% (p99).
-    /// `calibrate` measures a quieter machine and narrows this.
+    /// The run spread assumed for results without a measured one (`compare --run-spread`).
+    /// None by default: times of separate time windows are then shown, not judged. On the
+    /// 2-core shared machines this tool was built on, identical code measured in separate
+    /// runs (10 rounds each) differed by up to +60% at p50 and +150% at p99 when a whole
+    /// 25-second window ran slow (2 of 15 disjoint pairs), so no fixed allowance is safe
+    /// there; `calibrate` measures a machine, `ab` avoids the question.
     public var defaultRunSpread: [String: Double]
     /// A calibration of this machine (`layout-bench calibrate`): its run spreads replace
     /// ``runSpread`` and its detectable changes are shown beside the verdicts.
@@ -84,7 +88,7 @@ public struct Comparison: Codable, Sendable {
       thresholds: [String: Double] = [:], alpha: Double = 0.05, minimumRounds: Int = 5,
       allowEnvironmentMismatch: Bool = false, deterministicGate: Bool = false,
       speedAdjusted: Bool = true, interleaved: Bool = false, runSpread: [String: Double] = [:],
-      defaultRunSpread: [String: Double] = ["p50": 0.10, "p99": 0.15]
+      defaultRunSpread: [String: Double] = [:]
     ) {
       self.thresholds = thresholds
       self.alpha = alpha
@@ -99,10 +103,10 @@ public struct Comparison: Codable, Sendable {
 
     /// The change that separate runs of identical code can show by themselves: three
     /// standard deviations of the difference of two runs (sqrt(2) x the run spread), as a
-    /// log ratio; zero for interleaved sides.
-    func runAllowance(_ key: String, _ metric: String) -> Double {
+    /// log ratio; zero for interleaved sides; nil when the spread is unknown (not judged).
+    func runAllowance(_ key: String, _ metric: String) -> Double? {
       guard !interleaved else { return 0 }
-      let spread = runSpread["\(key) \(metric)"] ?? defaultRunSpread[metric] ?? 0
+      guard let spread = runSpread["\(key) \(metric)"] ?? defaultRunSpread[metric] else { return nil }
       return 3 * 2.0.squareRoot() * spread
     }
 
@@ -127,6 +131,8 @@ public struct Comparison: Codable, Sendable {
   public var mismatchAllowed = false
   /// Whether a calibration supplied the run spreads and detectable changes.
   public var calibrated = false
+  /// False when times of separate time windows were shown but not judged (no run spread).
+  public var timesJudged = true
 
   /// The environment keys that must agree for times to be comparable: another CPU, core
   /// count, build configuration, compiler or allocator changes every time by itself. Keys
@@ -158,7 +164,9 @@ public struct Comparison: Codable, Sendable {
   public var improvements: [Row] { decisive.filter { $0.verdict == .improvement } }
   public var undecided: [Row] { decisive.filter { $0.verdict == .insufficientData } }
   /// Budget crossings that decide: none with the deterministic gate (they are times).
-  var decisiveCrossings: [String] { deterministicGate ? [] : budgetCrossings }
+  /// Budget crossings that decide: none with the deterministic gate or when times were not
+  /// judged (they are times).
+  var decisiveCrossings: [String] { deterministicGate || !timesJudged ? [] : budgetCrossings }
 
   /// 2 a regression or a budget crossing; 1 nothing to judge (no result in common, or a
   /// time metric with too few rounds); 4 improvements only; 0 no significant change.
@@ -172,7 +180,12 @@ public struct Comparison: Codable, Sendable {
 
   /// The one-line verdict; it never contradicts the exit status.
   public var verdictLine: String {
-    deterministicGate ? verdict + " [deterministic gate: times shown, not judged]" : verdict
+    if deterministicGate { return verdict + " [deterministic gate: times shown, not judged]" }
+    if !timesJudged {
+      return verdict
+        + " [times shown, not judged: separate time windows; `calibrate` (then --calibration) or `ab` judges them]"
+    }
+    return verdict
   }
 
   private var verdict: String {
@@ -211,6 +224,7 @@ public struct Comparison: Codable, Sendable {
     var pValues: [(row: Int, p: Double)] = []
     var crossings: [String] = []
     var noise: [String: Double] = [:]
+    var timesNotJudged = false
     var unmatched = base.results.map(key).filter { !newKeys.contains($0) }
     for result in new.results {
       guard let old = oldByKey[key(result)] else {
@@ -248,7 +262,11 @@ public struct Comparison: Codable, Sendable {
           row.detectable = entry.detectable
         }
         let rounds = "\(a.count) vs \(b.count) rounds" + (adjusted ? ", speed-adjusted" : "")
-        if a.count < settings.minimumRounds || b.count < settings.minimumRounds {
+        if settings.runAllowance(scenario, metric) == nil {
+          row.verdict = .notJudged
+          row.confidence = rounds + ", separate time windows"
+          timesNotJudged = true
+        } else if a.count < settings.minimumRounds || b.count < settings.minimumRounds {
           row.verdict = .insufficientData
           row.confidence = rounds + " (needs \(settings.minimumRounds) a side)"
         } else {
@@ -278,7 +296,7 @@ public struct Comparison: Codable, Sendable {
       let p = adjusted[i]
       var row = rows[entry.row]
       row.confidence = "p=\(pValue(p)) (Holm), " + row.confidence
-      let allowance = settings.runAllowance(row.scenario, row.metric)
+      let allowance = settings.runAllowance(row.scenario, row.metric) ?? 0
       if allowance > 0 {
         row.runAllowance = expm1(allowance)
         row.confidence += ", run-to-run +-\(fixed(expm1(allowance) * 100, 0))%"
@@ -297,6 +315,7 @@ public struct Comparison: Codable, Sendable {
     comparison.mismatchAllowed = settings.allowEnvironmentMismatch
     comparison.deterministicGate = settings.deterministicGate
     comparison.calibrated = settings.calibration != nil
+    comparison.timesJudged = !timesNotJudged
     return comparison
   }
 

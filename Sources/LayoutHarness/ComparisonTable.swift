@@ -19,7 +19,7 @@ extension Comparison {
       for crossing in budgetCrossings { lines.append((markdown ? "- " : "  ") + crossing) }
     }
     let order: [Verdict: Int] = [
-      .regression: 0, .improvement: 1, .insufficientData: 2, .skipped: 3, .unchanged: 4,
+      .regression: 0, .improvement: 1, .insufficientData: 2, .skipped: 3, .notJudged: 4, .unchanged: 5,
     ]
     let shown = rows.filter { $0.verdict != .unchanged }.sorted {
       (order[$0.verdict]!, $0.scenario, $0.metric) < (order[$1.verdict]!, $1.scenario, $1.metric)
@@ -59,10 +59,19 @@ extension Comparison {
     let unchanged = rows.count - shown.count
     lines.append("")
     lines.append("\(unchanged) of \(rows.count) metrics unchanged.")
-    lines.append(
-      "Time verdicts: exact Mann-Whitney over rounds (separate processes), Holm-adjusted over "
-        + "the \(rows.filter { $0.metric == "p50" || $0.metric == "p99" }.count) time metrics "
-        + "(family-wise false-alarm rate 5%), and a change beyond the threshold.")
+    if timesJudged {
+      lines.append(
+        "Time verdicts: exact Mann-Whitney over rounds (separate processes), Holm-adjusted over "
+          + "the \(rows.filter { $0.metric == "p50" || $0.metric == "p99" }.count) time metrics "
+          + "(family-wise false-alarm rate 5%), and a change beyond the threshold.")
+    } else {
+      lines.append(
+        "Times of separate time windows are shown, not judged: a whole window can run slow "
+          + "(identical code measured minutes apart differed by up to +60% at p50 on a shared "
+          + "machine). `layout-bench ab OLD NEW` measures both builds in one window and judges "
+          + "them; `layout-bench calibrate --json c.json` measures this machine's run-to-run "
+          + "spread, and `compare --calibration c.json` judges beyond it.")
+    }
     if rows.contains(where: { $0.rawChange != nil }) {
       lines.append(
         "Speed-adjusted: each round's times are divided by the machine-speed reference timed "

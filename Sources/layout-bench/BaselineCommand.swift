@@ -160,12 +160,15 @@ struct Compare: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Compare two reports (files or baseline names); without NEW, run BASE's scenarios now.",
     discussion: """
-      Results are matched by strategy, scenario and seed. Time metrics (p50, p99) are judged \
-      on rounds (separate processes), never on pooled ticks: they count as changed when an \
-      exact Mann-Whitney test over the two sides' rounds, Holm-adjusted over every time \
-      metric of the comparison, is below 0.05 and the ratio of the medians passes the \
-      threshold. A side with fewer than 5 rounds is insufficient data. Counters compare \
-      exactly. Reports from different machines or builds (CPU model, core count, build \
+      Results are matched by strategy, scenario and seed. Counters, allocations and \
+      instructions per tick compare exactly. Times of two separate runs are shown, not \
+      judged, unless a run-to-run spread is known (--calibration from `calibrate`, or \
+      --run-spread): a whole time window can run slow on a shared machine. Then a time \
+      metric (p50, p99, relative to the machine-speed reference) changes when an exact \
+      Mann-Whitney test over the two sides' rounds, Holm-adjusted over every time metric of \
+      the comparison, is below 0.05 and the change passes both the threshold and three \
+      standard deviations of the run-to-run difference; a side with fewer than 5 rounds is \
+      insufficient data. `ab` judges times of two builds measured in one window. Reports from different machines or builds (CPU model, core count, build \
       configuration, Swift version, allocator) are not compared unless \
       --allow-environment-mismatch is given; a live comparison checks this before running. \
       Exit status: 0 no significant change; 2 a regression or a budget crossing; \
@@ -195,8 +198,18 @@ struct Compare: ParsableCommand {
   @Option(help: "A calibration of this machine (`calibrate --json`): its run-to-run spreads and detectable changes.")
   var calibration: String?
 
+  @Option(
+    help: """
+      Judge times of separate runs assuming this run-to-run spread (coefficient of variation, \
+      e.g. 0.05) for results the calibration does not cover.
+      """)
+  var runSpread: Double?
+
   func validate() throws {
     try roundOptions.validateRounds()
+    if let runSpread, !(runSpread.isFinite && runSpread >= 0 && runSpread < 10) {
+      throw ValidationError("Please specify a --run-spread from 0 to 10 (got \(runSpread)).")
+    }
   }
 
   /// A report from a file path or a baseline name.
@@ -243,6 +256,7 @@ struct Compare: ParsableCommand {
       newReport = live
     }
     var settings = try judge.settings(interleaved: false)
+    if let runSpread { settings.defaultRunSpread = ["p50": runSpread, "p99": runSpread] }
     if let calibration {
       do { settings.calibration = try CalibrationFile.load(calibration) } catch {
         throw CommandFailure(error.description)

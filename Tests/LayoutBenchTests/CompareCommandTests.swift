@@ -43,11 +43,16 @@ struct CompareCommandTests {
       try scaled(text, by: 0.5).write(toFile: dir + "/half.json", atomically: true, encoding: .utf8)
       try scaled(text, by: 2).write(toFile: dir + "/double.json", atomically: true, encoding: .utf8)
 
-      let same = try runner.runBinary(["compare", base, base])
+      let same = try runner.runBinary(["compare", base, base, "--run-spread", "0.02"])
       #expect(same.status == 0 && same.stdout.contains("no significant change"), "\(same.stdout)")
-      let slower = try runner.runBinary(["compare", dir + "/half.json", base])
+      // Two files are two time windows: times are judged only with a run-to-run spread.
+      let unjudged = try runner.runBinary(["compare", dir + "/half.json", base])
+      #expect(unjudged.status == 0 && unjudged.stdout.contains("not judged"), "\(unjudged.stdout)")
+      let slower = try runner.runBinary(["compare", dir + "/half.json", base, "--run-spread", "0.02"])
       #expect(slower.status == 2 && slower.stdout.contains("REGRESSION"), "\(slower.stdout)")
-      let faster = try runner.runBinary(["compare", dir + "/double.json", base, "--markdown", dir + "/c.md"])
+      let faster = try runner.runBinary([
+        "compare", dir + "/double.json", base, "--markdown", dir + "/c.md", "--run-spread", "0.02",
+      ])
       #expect(faster.status == 4, "\(faster.stdout)")
       #expect(try String(contentsOfFile: dir + "/c.md", encoding: .utf8).contains("improvements only"))
 
@@ -75,7 +80,7 @@ struct CompareCommandTests {
         "run", "--shape", "wide", "--size", "50", "--mutation", "resize", "--ticks", "60", "--json", single, "--quiet",
       ])
       #expect(one.status == 0, "\(one.stderr)")
-      let undecided = try runner.runBinary(["compare", single, single])
+      let undecided = try runner.runBinary(["compare", single, single, "--run-spread", "0.02"])
       #expect(undecided.status == 1 && undecided.stdout.contains("INSUFFICIENT DATA"), "\(undecided.stdout)")
     }
   }

@@ -81,6 +81,9 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
 
 @Suite struct ComparisonTests {
   let strategies = ["coalesced", "eager", "bottom-up"]
+  /// Both sides in one time window (as `ab` measures them): no run-to-run allowance, so the
+  /// round statistics alone decide.
+  let window = Comparison.Settings(interleaved: true)
 
   func report(
     scale: Double = 1, seed: UInt64, spread: Double = 0.1, roundCount: Int = 10,
@@ -102,18 +105,16 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     var alarms = 0
     for attempt in 0..<200 {
       let comparison = Comparison.compare(
-        base: report(seed: 1000 + UInt64(attempt)), new: report(seed: 5000 + UInt64(attempt)))
+        base: report(seed: 1000 + UInt64(attempt)), new: report(seed: 5000 + UInt64(attempt)),
+        settings: window)
       if comparison.exitCode != 0 { alarms += 1 }
       #expect(comparison.noise.count == 3 && comparison.noise.values.allSatisfy { $0 > 0 && $0 <= 0.2 * 1.1 / 0.9 })
     }
     #expect(alarms <= 10, "\(alarms) false alarms in 200")
-    let text = Comparison.compare(base: report(seed: 1), new: report(seed: 2)).render(markdown: false)
+    let text = Comparison.compare(base: report(seed: 1), new: report(seed: 2), settings: window)
+      .render(markdown: false)
     #expect(text.contains("Holm") && text.contains("Run-to-run spread"))
   }
-
-  /// Both sides in one time window (as `ab` measures them): no run-to-run allowance, so the
-  /// round statistics alone decide.
-  let window = Comparison.Settings(interleaved: true)
 
   @Test func verdictsAreSymmetric() {
     let slow = report(scale: 1.3, seed: 3)
@@ -245,14 +246,15 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
   }
 
   @Test func tooFewRoundsIsInsufficientDataNeverAPass() {
-    let comparison = Comparison.compare(base: report(seed: 1, roundCount: 3), new: report(seed: 2))
+    let comparison = Comparison.compare(
+      base: report(seed: 1, roundCount: 3), new: report(seed: 2), settings: window)
     #expect(comparison.exitCode == 1)
     #expect(comparison.undecided.count == 6)
     #expect(comparison.verdictLine.hasPrefix("INSUFFICIENT DATA"))
     // Reports without rounds (one process) count as one round.
     var old = report(seed: 1)
     for i in old.results.indices { old.results[i].rounds = nil }
-    #expect(Comparison.compare(base: old, new: old).exitCode == 1)
+    #expect(Comparison.compare(base: old, new: old, settings: window).exitCode == 1)
   }
 
   @Test func nothingInCommonIsNotAPass() {
@@ -305,7 +307,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
 
   @Test func smallChangesStayUnderTheThreshold() {
     let comparison = Comparison.compare(
-      base: report(seed: 1, spread: 0.01), new: report(scale: 1.05, seed: 1, spread: 0.01))
+      base: report(seed: 1, spread: 0.01), new: report(scale: 1.05, seed: 1, spread: 0.01), settings: window)
     // Same draws scaled by 5%: significant, but under the 10% default threshold...
     #expect(comparison.exitCode == 0)
     // ...and over a 2% one.
@@ -319,9 +321,13 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     // Spikes of the base reach 12 ms, under the 16.67 ms budget; the new run's median is over.
     let base = syntheticReport([syntheticResult(samples: ticks(8e6, seed: 1), rounds: rounds(8e6, seed: 1))])
     let new = syntheticReport([syntheticResult(samples: ticks(24e6, seed: 2), rounds: rounds(24e6, seed: 2))])
-    let comparison = Comparison.compare(base: base, new: new)
+    let comparison = Comparison.compare(base: base, new: new, settings: window)
     #expect(comparison.budgetCrossings.count == 2)  // p99 over the budget, hitch ratio worse
     #expect(comparison.exitCode == 2)
+    // Between separate windows times are not judged, so neither are crossings (still shown).
+    let separate = Comparison.compare(base: base, new: new)
+    #expect(separate.exitCode == 0 && separate.budgetCrossings.count == 2)
+    #expect(separate.render(markdown: false).contains("budget crossings:"))
     #expect(comparison.verdictLine.contains("2 budget crossings"))
     let text = comparison.render(markdown: true)
     let crossing = text.range(of: "Budget crossings")!.lowerBound
@@ -474,18 +480,29 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     let window = Comparison.compare(base: base, new: slower, settings: .init(interleaved: true))
     #expect(window.exitCode == 2 && window.regressions.count == 6)
     #expect(window.rows.allSatisfy { $0.runAllowance == nil })
-    let separate = Comparison.compare(base: base, new: slower)
+    // Separate windows and no known spread: shown, not judged, and the output says so.
+    let unknown = Comparison.compare(base: base, new: slower)
+    #expect(unknown.exitCode == 0 && !unknown.timesJudged)
+    #expect(unknown.rows.filter { $0.verdict == .notJudged }.count == 6)
+    #expect(unknown.verdictLine.contains("times shown, not judged"))
+    #expect(unknown.render(markdown: false).contains("`layout-bench ab OLD NEW`"))
+    // An assumed spread of 10% allows about +53%: 25% could be the machine.
+    let separate = Comparison.compare(
+      base: base, new: slower, settings: .init(defaultRunSpread: ["p50": 0.10, "p99": 0.10]))
     #expect(separate.exitCode == 0, "\(separate.render(markdown: false))")
     let row = try #require(separate.rows.first { $0.metric == "p50" })
     #expect(abs(try #require(row.runAllowance) - (exp(3 * 2.0.squareRoot() * 0.10) - 1)) < 1e-9)
-    #expect(row.confidence.contains("run-to-run +-53%"))
-    #expect(separate.render(markdown: false).contains("`layout-bench ab`"))
+    #expect(row.confidence.contains("run-to-run +-53%") && row.verdict == .unchanged)
+    #expect(separate.render(markdown: false).contains("run-to-run allowance"))
     var calibrated = Comparison.Settings()
     calibrated.runSpread = Dictionary(
       uniqueKeysWithValues: base.results.flatMap { r in ["p50", "p99"].map { ("\(r.key) \($0)", 0.02) } })
     #expect(Comparison.compare(base: base, new: slower, settings: calibrated).regressions.count == 6)
-    // Twice as slow is beyond any default allowance.
-    #expect(Comparison.compare(base: base, new: report(scale: 2, seed: 3)).regressions.count == 6)
+    // Twice as slow is beyond that allowance.
+    #expect(
+      Comparison.compare(
+        base: base, new: report(scale: 2, seed: 3), settings: .init(defaultRunSpread: ["p50": 0.10, "p99": 0.10])
+      ).regressions.count == 6)
   }
 
   /// Runs of identical code whose medians land `offsets` apart (the machine in each window).
