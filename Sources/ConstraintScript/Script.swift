@@ -37,38 +37,55 @@ public struct Statement: Sendable {
 
 /// A linear combination of named variables plus a constant, as written in a script.
 public struct LinearForm: Sendable, Equatable {
-  public var names: [String] = []
-  public var coefficients: [Double] = []
+  public private(set) var names: [String] = []
+  public private(set) var coefficients: [Double] = []
   public var constant: Double = 0
+  /// Where each name is in ``names``, so that adding a term is O(1) and a line of n terms
+  /// parses in O(n) (a linear search made 40k terms take 9 s).
+  private var position: [String: Int] = [:]
 
   public init(constant: Double = 0) { self.constant = constant }
 
   public init(variable: String) {
     names = [variable]
     coefficients = [1]
+    position = [variable: 0]
+  }
+
+  public static func == (a: LinearForm, b: LinearForm) -> Bool {
+    a.names == b.names && a.coefficients == b.coefficients && a.constant == b.constant
   }
 
   public var isConstant: Bool { coefficients.allSatisfy { $0 == 0 } }
 
   public var isFinite: Bool { constant.isFinite && coefficients.allSatisfy(\.isFinite) }
 
+  /// `self += k · other`, keeping the order of first appearance.
+  public mutating func add(_ other: LinearForm, times k: Double) {
+    constant += k * other.constant
+    for (name, c) in zip(other.names, other.coefficients) {
+      if let i = position[name] {
+        coefficients[i] += k * c
+      } else {
+        position[name] = names.count
+        names.append(name)
+        coefficients.append(k * c)
+      }
+    }
+  }
+
   /// `self + k · other`, keeping the order of first appearance.
   public func adding(_ other: LinearForm, times k: Double) -> LinearForm {
     var result = self
-    result.constant += k * other.constant
-    for (name, c) in zip(other.names, other.coefficients) {
-      if let i = result.names.firstIndex(of: name) {
-        result.coefficients[i] += k * c
-      } else {
-        result.names.append(name)
-        result.coefficients.append(k * c)
-      }
-    }
+    result.add(other, times: k)
     return result
   }
 
   public func scaled(by k: Double) -> LinearForm {
-    LinearForm(constant: 0).adding(self, times: k)
+    var result = self
+    result.constant = 0 + result.constant * k  // 0 + keeps a zero constant positive
+    for i in result.coefficients.indices { result.coefficients[i] *= k }
+    return result
   }
 
   /// Divides every coefficient (rather than multiplying by `1 / d`, which rounds twice).

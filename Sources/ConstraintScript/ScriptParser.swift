@@ -15,12 +15,14 @@ extension Script {
     var lineStart = bytes.startIndex
     while lineStart != bytes.endIndex || lineNumber == 0 {
       lineNumber += 1
-      let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+      // Lines end in LF, CRLF or a lone CR (old Mac files: read as one line, a first-line
+      // comment would have hidden the whole script).
+      let lineEnd = bytes[lineStart...].firstIndex { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+        ?? bytes.endIndex
       var lineBytes = Array(bytes[lineStart..<lineEnd])
       if lineNumber == 1 && lineBytes.starts(with: [0xEF, 0xBB, 0xBF]) {
         lineBytes.removeFirst(3)  // a UTF-8 byte-order mark
       }
-      if lineBytes.last == UInt8(ascii: "\r") { lineBytes.removeLast() }
       guard let text = String(validating: lineBytes, as: UTF8.self) else {
         throw ScriptError(file: file, line: lineNumber, reason: "invalid UTF-8")
       }
@@ -47,6 +49,9 @@ extension Script {
       }
       if lineEnd == bytes.endIndex { break }
       lineStart = bytes.index(after: lineEnd)
+      if bytes[lineEnd] == UInt8(ascii: "\r"), lineStart != bytes.endIndex, bytes[lineStart] == UInt8(ascii: "\n") {
+        lineStart = bytes.index(after: lineStart)  // CRLF is one break
+      }
     }
     self.init(statements: statements)
   }
@@ -75,10 +80,16 @@ enum Token: Equatable {
 
 /// Parses one line: tokens first, then a statement by recursive descent.
 struct LineParser {
+  /// How deep parentheses may nest: recursive descent uses the stack, and 17,500 levels
+  /// overflowed it.
+  static let maximumNesting = 200
+
   var tokens: [Token] = []
   var position = 0
   var line: Int
   var mentioned: [String] = []
+  var mentionedSet: Set<String> = []
+  var nesting = 0
 
   init(text: String, line: Int) throws(LineError) {
     self.line = line
@@ -123,6 +134,11 @@ struct LineParser {
         }
         guard value.isFinite else {
           throw LineError(reason: "number '\(literal)' overflows to infinity")
+        }
+        // A literal with a non-zero digit that reads as 0 (1e-400) underflowed.
+        let mantissa = literal.prefix { $0 != "e" && $0 != "E" }
+        guard value != 0 || !mantissa.contains(where: { ("1"..."9").contains($0) }) else {
+          throw LineError(reason: "number '\(literal)' underflows to zero")
         }
         tokens.append(.number(value, literal))
         i = j
@@ -254,7 +270,7 @@ extension LineParser {
   func peek() -> Token? { position < tokens.count ? tokens[position] : nil }
 
   mutating func mention(_ name: String) {
-    if !mentioned.contains(name) { mentioned.append(name) }
+    if mentionedSet.insert(name).inserted { mentioned.append(name) }
   }
 
   func checkFinite(_ form: LinearForm) throws(LineError) {
@@ -267,7 +283,7 @@ extension LineParser {
     while let token = peek(), token == .symbol("+") || token == .symbol("-") {
       position += 1
       let rhs = try parseTerm()
-      form = form.adding(rhs, times: token == .symbol("+") ? 1 : -1)
+      form.add(rhs, times: token == .symbol("+") ? 1 : -1)
       try checkFinite(form)
     }
     return form
@@ -300,17 +316,15 @@ extension LineParser {
     return form
   }
 
-  /// unary := ('-' | '+') unary | primary
+  /// unary := ('-' | '+')* primary (a loop: a long run of signs must not recurse)
   mutating func parseUnary() throws(LineError) -> LinearForm {
-    if peek() == .symbol("-") {
+    var negative = false
+    while let token = peek(), token == .symbol("-") || token == .symbol("+") {
+      if token == .symbol("-") { negative.toggle() }
       position += 1
-      return try parseUnary().scaled(by: -1)
     }
-    if peek() == .symbol("+") {
-      position += 1
-      return try parseUnary()
-    }
-    return try parsePrimary()
+    let form = try parsePrimary()
+    return negative ? form.scaled(by: -1) : form
   }
 
   /// primary := NUMBER | NAME | '(' expression ')'
@@ -325,6 +339,11 @@ extension LineParser {
       return LinearForm(variable: name)
     case .symbol("(")?:
       position += 1
+      nesting += 1
+      defer { nesting -= 1 }
+      guard nesting <= Self.maximumNesting else {
+        throw LineError(reason: "parentheses nested deeper than \(Self.maximumNesting) levels")
+      }
       let inner = try parseExpression()
       guard peek() == .symbol(")") else {
         if let next = peek() { throw LineError(reason: "unexpected token '\(next.text)'") }

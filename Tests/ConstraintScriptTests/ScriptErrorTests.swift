@@ -187,6 +187,8 @@ struct ScriptErrorTests {
     Bad("x / (y - y) == 1", "division by zero"),
     Bad("x / -0 == 1", "division by zero"),
     Bad("x == 1e400", "overflows to infinity"),
+    Bad("x == 1e-400", "number '1e-400' underflows to zero"),
+    Bad("x == 2.5E-999 * y", "number '2.5E-999' underflows to zero"),
     Bad("x == 1" + String(repeating: "0", count: 400), "overflows to infinity"),
     Bad("1e300 * 1e300 * x == 1", "overflows to infinity"),
     Bad("x * 1e300 * 1e300 == 1", "overflows to infinity"),
