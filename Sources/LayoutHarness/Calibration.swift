@@ -207,10 +207,7 @@ extension Calibration {
 /// Reading a calibration written by `calibrate --json`.
 public enum CalibrationFile {
   public static func load(_ path: String) throws(ReportFileError) -> Calibration {
-    let data: Data
-    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-      throw ReportFileError(path: path, reason: "cannot read: \(error.localizedDescription)")
-    }
+    let data = try ReportFile.readRegularFile(path)
     let calibration = try ReportFile.decodeJSON(Calibration.self, from: data, path: path, what: "a calibration")
     for (i, entry) in calibration.entries.enumerated() {
       for (name, value) in [("roundSpread", entry.roundSpread), ("runSpread", entry.runSpread)]

@@ -19,13 +19,26 @@ public enum ReportFile {
   }
 
   public static func load(_ path: String) throws(ReportFileError) -> RunReport {
-    let data: Data
+    try decode(try readRegularFile(path), path: path)
+  }
+
+  /// The bytes of a regular file, or an error that says what the path is instead (a
+  /// directory was "NSCocoaErrorDomain error 256", a FIFO would block).
+  static func readRegularFile(_ path: String) throws(ReportFileError) -> Data {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw ReportFileError(path: path, reason: "no such file")
+    }
+    guard !isDirectory.boolValue else { throw ReportFileError(path: path, reason: "is a directory, not a report file") }
+    let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+    guard type == .typeRegular || type == .typeSymbolicLink else {
+      throw ReportFileError(path: path, reason: "is not a regular file (a device, FIFO or socket)")
+    }
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      return try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
       throw ReportFileError(path: path, reason: "cannot read: \(error.localizedDescription)")
     }
-    return try decode(data, path: path)
   }
 
   /// Decodes report text (`path` names it in errors).
@@ -53,7 +66,12 @@ public enum ReportFile {
         path: path,
         reason: "schema version \(version), this layout-bench reads \(RunReport.currentSchemaVersion)")
     }
-    return try decodeJSON(RunReport.self, from: data, path: path, what: "a report")
+    // Foundation reports a negative or fractional integer only as "not valid JSON", with
+    // no path: check the integer fields first, by name.
+    if let problem = integerProblem(top) { throw ReportFileError(path: path, reason: problem) }
+    let report = try decodeJSON(RunReport.self, from: data, path: path, what: "a report")
+    if let problem = report.problem() { throw ReportFileError(path: path, reason: problem) }
+    return report
   }
 
   /// Decodes JSON, naming the file and the JSON path of what is missing or wrong.
@@ -69,10 +87,42 @@ public enum ReportFile {
     } catch let DecodingError.valueNotFound(_, context) {
       throw ReportFileError(path: path, reason: "null at \(describe(context.codingPath))")
     } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
-      throw ReportFileError(path: path, reason: "invalid value at \(describe(context.codingPath))")
+      // e.g. "Parsed JSON number <-1> does not fit in UInt64." for a negative seed.
+      throw ReportFileError(
+        path: path, reason: "invalid value at \(describe(context.codingPath)): \(context.debugDescription)")
     } catch {
       throw ReportFileError(path: path, reason: "not \(what): \(error)")
     }
+  }
+
+  /// The first integer field of a report's JSON that is not a whole number in range.
+  static func integerProblem(_ top: [String: Any]) -> String? {
+    func check(_ object: [String: Any], _ key: String, _ path: String, minimum: Double) -> String? {
+      guard let value = object[key] else { return nil }  // missing keys: the decoder says so
+      guard let number = value as? NSNumber else { return "\(path) is not a number" }
+      let double = number.doubleValue
+      guard double.rounded() == double, double >= minimum, double <= 1.8e19 else {
+        return "\(path) is \(number), not a whole number of at least \(Int(minimum))"
+      }
+      return nil
+    }
+    if let p = check(top, "hz", "hz", minimum: 1) { return p }
+    guard let results = top["results"] as? [Any] else { return nil }
+    let fields: [(String, Double)] = [
+      ("seed", 0), ("size", 1), ("perTick", 1), ("views", 0), ("ticks", 1), ("warmupTicks", 0),
+      ("overBudget", 0), ("missedFrames", 0),
+    ]
+    for (i, item) in results.enumerated() {
+      guard let result = item as? [String: Any] else { return "results[\(i)] is not an object" }
+      for (key, minimum) in fields {
+        if let p = check(result, key, "results[\(i)].\(key)", minimum: minimum) { return p }
+      }
+      for (k, round) in (result["rounds"] as? [Any] ?? []).enumerated() {
+        guard let round = round as? [String: Any] else { return "results[\(i)].rounds[\(k)] is not an object" }
+        if let p = check(round, "ticks", "results[\(i)].rounds[\(k)].ticks", minimum: 1) { return p }
+      }
+    }
+    return nil
   }
 
   private static func describe(_ path: [any CodingKey]) -> String {

@@ -274,7 +274,7 @@ struct Compare: ParsableCommand {
       guard let shape = Shape(rawValue: result.shape), let mutation = MutationKind(rawValue: result.mutation),
         let strategy = StrategyKind(rawValue: result.strategy)
       else {
-        throw CommandFailure("\(base): result \(result.key) names an unknown shape, mutation or strategy")
+        throw CommandFailure("the baseline's result \(result.key) names an unknown shape, mutation or strategy")
       }
       let scenario = Scenario(shape: shape, size: result.size, mutation: mutation, perTick: result.perTick, seed: result.seed)
       if groups[scenario] == nil { order.append(scenario) }

@@ -394,6 +394,74 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
       }
     }
   }
+
+  /// Reports that decode but would trap or run forever later (a live compare of `ticks: -5`
+  /// crashed in the runner, `ticks: 0` in a statistic, `ticks: 1e15` never ended): refused
+  /// when read, naming the JSON path and the value.
+  @Test(arguments: [
+    ("results[0].ticks = -5", "results[0].ticks is -5, not a whole number of at least 1"),
+    ("results[0].ticks = 0", "results[0].ticks is 0, not a whole number of at least 1"),
+    ("results[0].ticks = 1e15", "results[0].ticks is 1000000000000000, not 1 to 1000000"),
+    ("results[0].seed = -1", "results[0].seed is -1, not a whole number of at least 0"),
+    ("results[0].size = 100.5", "results[0].size is 100.5, not a whole number of at least 1"),
+    ("results[0].size = -3", "results[0].size is -3"),
+    ("hz = 144", "hz is 144, not 60 or 120"),
+    ("hz = 0", "hz is 0, not a whole number of at least 1"),
+    ("budgetNs = -1", "budgetNs is -1.0, not a positive finite number"),
+    ("results[0].shape = 'circle'", "results[0].shape is 'circle', not one of"),
+    ("results[0].strategy = 'lazy'", "results[0].strategy is 'lazy', not one of"),
+    ("results = []", "results is empty"),
+    ("results[0].samplesNs = []", "results[0].samplesNs is empty"),
+    ("results[0].samplesNs[3] = -2", "results[0].samplesNs[3] is -2.0"),
+    ("results[0].counters.layoutSubviews = -1", "results[0].counters.layoutSubviews is -1.0"),
+    ("results[0].rounds[1].ticks = 0", "results[0].rounds[1].ticks is 0"),
+  ])
+  func reportsThatWouldTrapLaterAreRefusedWhenRead(edit: String, expected: String) throws {
+    let report = syntheticReport([
+      syntheticResult(samples: ticks(1e6, seed: 1), rounds: rounds(1e6, count: 3, seed: 2))
+    ])
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: Data(try ReportFile.encode(report).utf8)) as? [String: Any])
+    var results = try #require(object["results"] as? [[String: Any]])
+    let value = String(edit.split(separator: "=", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces))
+    let parsed: Any
+    if value == "[]" {
+      parsed = [Any]()
+    } else if value.hasPrefix("'") {
+      parsed = String(value.dropFirst().dropLast())
+    } else {
+      parsed = try #require(Double(value))
+    }
+    let key = String(edit.split(separator: "=")[0].trimmingCharacters(in: .whitespaces))
+    switch key {
+    case "hz", "budgetNs": object[key] = parsed
+    case "results": results = []
+    default:
+      var field = String(key.dropFirst("results[0].".count))
+      if let dot = field.firstIndex(of: "."), field.hasPrefix("counters") {
+        var counters = try #require(results[0]["counters"] as? [String: Any])
+        counters[String(field[field.index(after: dot)...])] = parsed
+        results[0]["counters"] = counters
+      } else if field.hasPrefix("rounds[1].") {
+        var rounds = try #require(results[0]["rounds"] as? [[String: Any]])
+        rounds[1][String(field.dropFirst("rounds[1].".count))] = parsed
+        results[0]["rounds"] = rounds
+      } else if field.hasPrefix("samplesNs[3]") {
+        var samples = try #require(results[0]["samplesNs"] as? [Any])
+        samples[3] = parsed
+        results[0]["samplesNs"] = samples
+      } else {
+        field = field.replacingOccurrences(of: " ", with: "")
+        results[0][field] = parsed
+      }
+    }
+    if key != "hz" && key != "budgetNs" { object["results"] = results }
+    let data = try JSONSerialization.data(withJSONObject: object)
+    let error = #expect(throws: ReportFileError.self) {
+      try ReportFile.decode(String(decoding: data, as: UTF8.self), path: "edited.json")
+    }
+    #expect(error?.description.hasPrefix("edited.json: \(expected)") == true, "\(String(describing: error))")
+  }
 }
 
 /// The round-level tests: exact Mann-Whitney p-values and Holm's adjustment, against
