@@ -136,12 +136,11 @@ public enum ReportFile {
   /// Writes to a temporary file in the same directory, then renames it over `path`: the
   /// old file stays whole until the new one is complete.
   public static func writeAtomically(_ text: String, to path: String) throws(ReportFileError) {
-    do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-      throw ReportFileError(path: path, reason: "cannot write: \(error.localizedDescription)")
+    do throws(AtomicFile.Failure) { try AtomicFile.write(text, to: path) } catch {
+      throw ReportFileError(path: path, reason: "cannot write: \(error.reason)")
     }
   }
+
 }
 
 /// Named baselines: full reports (with per-tick samples) in a directory, default
@@ -166,6 +165,25 @@ public struct BaselineStore {
 
   public func path(of name: String) -> String { directory + "/" + name + ".json" }
 
+  /// Why a baseline could not be saved here (checked before a run), or nil: the directory,
+  /// or the nearest existing folder above it, must be a writable directory.
+  public func problemWriting() -> String? {
+    var path = URL(fileURLWithPath: directory).standardizedFileURL.path
+    while true {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+        guard isDirectory.boolValue else { return "\(directory): \(path) is not a directory" }
+        guard FileManager.default.isWritableFile(atPath: path) else {
+          return "\(directory): \(path) is not writable"
+        }
+        return nil
+      }
+      let parent = (path as NSString).deletingLastPathComponent
+      if parent == path || parent.isEmpty { return "\(directory): no existing parent folder" }
+      path = parent
+    }
+  }
+
   public func save(_ report: RunReport, as name: String) throws(ReportFileError) {
     guard Self.isValidName(name) else {
       throw ReportFileError(path: name, reason: "invalid baseline name (use letters, digits, . _ -)")
@@ -175,6 +193,7 @@ public struct BaselineStore {
     } catch {
       throw ReportFileError(path: directory, reason: "cannot create: \(error.localizedDescription)")
     }
+    AtomicFile.removeStaleTemporaries(in: directory)
     let data: String
     do { data = try ReportFile.encode(report) } catch {
       throw ReportFileError(path: path(of: name), reason: "cannot encode: \(error)")

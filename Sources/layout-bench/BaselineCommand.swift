@@ -58,6 +58,8 @@ struct BaselineCommand: ParsableCommand {
       guard BaselineStore.isValidName(name) else {
         throw ValidationError("Please specify a baseline name of letters, digits, '.', '_' or '-' (got '\(name)').")
       }
+      // Before minutes of rounds: the store must be writable (or creatable).
+      if roundOutput == nil, let problem = location.store.problemWriting() { throw ValidationError(problem) }
     }
 
     func run() throws {

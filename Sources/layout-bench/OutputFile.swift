@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#endif
 internal import Foundation
 import LayoutHarness
 
@@ -22,18 +25,29 @@ enum OutputFile {
     return nil
   }
 
-  /// Writes `text` to a temporary file next to `path`, then renames it over `path`: a
-  /// reader never sees half a report, and a failure leaves the old file as it was.
+  /// Writes `text` to a temporary file next to `path`, then renames it over `path`
+  /// (``AtomicFile``): a reader never sees half a report, and a failure leaves the old file
+  /// as it was. `-` is standard output, through the same buffer as `print`, whose errors
+  /// `LayoutBench.main` checks before exiting.
   static func write(_ text: String, to path: String) throws {
     if path == "-" {
-      FileHandle.standardOutput.write(Data(text.utf8))
+      fputs(text, stdout)
       return
     }
-    do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-      throw CommandFailure("\(path): cannot write: \(error.localizedDescription)")
+    do throws(AtomicFile.Failure) { try AtomicFile.write(text, to: path) } catch {
+      throw CommandFailure(error.description)
     }
+  }
+
+  /// Two report flags naming one file would keep only the last report written.
+  static func duplicate(among paths: [String]) -> String? {
+    var seen: [String: String] = [:]
+    for path in paths where path != "-" {
+      let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+      if let other = seen[resolved] { return "\(other) and \(path) name the same file" }
+      seen[resolved] = path
+    }
+    return nil
   }
 }
 

@@ -113,6 +113,9 @@ struct ReportOptions: ParsableArguments {
     for path in paths {
       if let problem = OutputFile.problem(writing: path) { throw ValidationError(problem) }
     }
+    if let duplicate = OutputFile.duplicate(among: paths) {
+      throw ValidationError("Please give each report its own file: \(duplicate).")
+    }
     if json == "-" && markdown == "-" {
       throw ValidationError("Please send at most one of --json and --markdown to standard output.")
     }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#endif
 import ArgumentParser
 import Cassowary
 import ConstraintScript
@@ -69,21 +72,32 @@ enum RepresentationOption: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// Reads a file, or standard input for `-`, failing with a message that names the file.
+/// Plain reads, so pipes, FIFOs and process substitutions work as well as regular files.
 func readInput(_ path: String) throws -> [UInt8] {
-  if path == "-" {
-    return Array(FileHandle.standardInput.readDataToEndOfFile())
-  }
-  do {
-    return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-  } catch {
-    let reason = FileManager.default.fileExists(atPath: path) ? "cannot read file" : "no such file"
+  let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+  guard fd >= 0 else {
+    let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
     fail("\(path): \(reason)")
+  }
+  defer { if fd != 0 { close(fd) } }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    if n == 0 { return bytes }
+    if n < 0 {
+      if errno == EINTR { continue }
+      let reason = errno == EBADF && fd == 0 ? "standard input is closed" : String(cString: strerror(errno))
+      fail("\(path): cannot read: \(reason)")
+    }
+    bytes += chunk[0..<n]
   }
 }
 
 /// Prints `message` on standard error and exits with status 1 (bad input).
 func fail(_ message: String) -> Never {
-  FileHandle.standardError.write(Data("\(message)\n".utf8))
+  fflush(stdout)
+  fputs("\(message)\n", stderr)
   Foundation.exit(1)
 }
 

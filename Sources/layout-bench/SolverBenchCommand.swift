@@ -48,7 +48,7 @@ struct SolverBenchCommand: ParsableCommand {
     let result = workload.measure(
       size: size, representation: representation.value, minimumTicks: ticks)
     if let json {
-      try writeOutput(result.json + "\n", to: json)
+      try OutputFile.write(result.json + "\n", to: json)
       if json == "-" { return }
     }
     let perTick = Double(result.tickCounters.pivots) / Double(result.ticks)
@@ -80,15 +80,3 @@ func formatNanos(_ ns: Double) -> String {
   }
 }
 
-/// Writes `text` atomically (a temporary file renamed into place), or to stdout for `-`.
-func writeOutput(_ text: String, to path: String) throws {
-  if path == "-" {
-    print(text, terminator: "")
-    return
-  }
-  do {
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-  } catch {
-    fail("\(path): cannot write: \(error.localizedDescription)")
-  }
-}

@@ -64,6 +64,24 @@ struct RunCommandTests {
     #expect(error.map { Run.exitCode(for: $0) } != ExitCode.success)
   }
 
+  @Test func usageErrorsExitOneAndTwoReportsNeedTwoFiles() throws {
+    // ArgumentParser's usage errors exit 64; the README promises 1 for every bad input.
+    let bad = try runBinary(["run", "--size", "0"])
+    #expect(bad.status == 1 && bad.stderr.contains("--size of at least 1"), "\(bad.stderr)")
+    let directory = FileManager.default.temporaryDirectory.path
+    let same = try runBinary([
+      "run", "--shape", "wide", "--size", "5", "--ticks", "3", "--json", directory + "/r.json", "--html",
+      directory + "/./r.json",
+    ])
+    #expect(same.status == 1 && same.stderr.contains("name the same file"), "\(same.stderr)")
+    // A baseline folder that cannot exist is refused before any round runs.
+    let file = directory + "/not-a-folder-\(UUID().uuidString)"
+    try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let blocked = try runBinary(["baseline", "save", "x", "--dir", file + "/sub", "--shape", "wide"])
+    #expect(blocked.status == 1 && blocked.stderr.contains("is not a directory"), "\(blocked.stderr)")
+  }
+
   @Test func sweepRefusesSizeAndBadLadders() {
     #expect(throws: (any Error).self) { try Sweep.parse(["--size", "10"]) }
     let error = #expect(throws: (any Error).self) { try Sweep.parse(["--sizes", "10,x"]) }

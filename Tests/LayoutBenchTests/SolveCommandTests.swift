@@ -193,9 +193,46 @@ struct SolveCommandTests {
     #expect(unreadable.stderr.contains(directory), "\(unreadable.stderr)")
   }
 
+  /// Runs `layout-bench ARGS` with standard output on `/dev/full` (every write fails).
+  func toFullDisk(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+    let binary = try #require(Self.binary, "no layout-bench next to the test runner")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+    let stderr = Pipe()
+    process.standardError = stderr
+    try process.run()
+    let err = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: err, as: UTF8.self))
+  }
+
+  /// A full disk or a broken output used to end in exit 0 having written nothing (`solve`,
+  /// the run table) or in a trap (`run --json -`).
+  @Test(arguments: [
+    ["solve", window], ["solve", window, "--json"],
+    ["run", "--shape", "wide", "--size", "5", "--ticks", "3", "--quiet"],
+    ["run", "--shape", "wide", "--size", "5", "--ticks", "3", "--quiet", "--json", "-"],
+  ])
+  func aFullStandardOutputIsAnError(arguments: [String]) throws {
+    let outcome = try toFullDisk(arguments)
+    #expect(outcome.status == 1, "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("cannot write to standard output: No space left on device"), "\(outcome.stderr)")
+  }
+
+  @Test func pipesAndDevicesAreReadLikeFiles() throws {
+    // /dev/null is an empty script: nothing to print, exit 0 (was "cannot read file").
+    let empty = try solve(["solve", "/dev/null"])
+    #expect(empty.status == 0 && empty.stdout == "" && empty.stderr == "", "\(empty.stderr)")
+    let directory = FileManager.default.temporaryDirectory.path
+    let outcome = try solve(["solve", directory])
+    #expect(outcome.stderr.contains("Is a directory"), "\(outcome.stderr)")
+  }
+
   @Test func missingArgumentIsAUsageError() throws {
     let outcome = try solve(["solve"])
-    #expect(outcome.status != 0)
+    #expect(outcome.status == 1)
     #expect(outcome.stdout == "")
     #expect(outcome.stderr.contains("<file>"))
   }

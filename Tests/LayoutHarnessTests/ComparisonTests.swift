@@ -640,3 +640,28 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     #expect(typed?.description.contains("entries[1].runSpread") == true, "\(String(describing: typed))")
   }
 }
+
+/// The one atomic writer: whole files or none, and no garbage left by killed writers.
+@Suite struct AtomicFileTests {
+  @Test func writesWholeFilesAndCleansUpAfterDeadWriters() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/report.json"
+    try AtomicFile.write("first", to: path)
+    try AtomicFile.write("second", to: path)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "second")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["report.json"])
+    // A writer killed mid-write leaves its temporary; a live process's one stays.
+    let dead = directory + "/.base.json.tmp-2147483000"
+    let live = directory + "/.other.json.tmp-\(ProcessInfo.processInfo.processIdentifier)"
+    try Data("partial".utf8).write(to: URL(fileURLWithPath: dead))
+    try Data("partial".utf8).write(to: URL(fileURLWithPath: live))
+    AtomicFile.removeStaleTemporaries(in: directory)
+    #expect(!FileManager.default.fileExists(atPath: dead))
+    #expect(FileManager.default.fileExists(atPath: live))
+    // A write that cannot happen is an error naming the path; the old file stays.
+    let error = #expect(throws: AtomicFile.Failure.self) { try AtomicFile.write("x", to: directory + "/missing/r.json") }
+    #expect(error?.description.contains("missing/r.json: cannot write: No such file or directory") == true)
+  }
+}
