@@ -49,6 +49,38 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
 
   public var description: String { "\(shape.rawValue)\(size)/\(mutation.rawValue)x\(perTick)" }
 
+  /// The views the scene starts with (as the generators build them: a deep tree of depth n
+  /// has 2n + 1, a feed cell 11 views; a random tree of n views at least a root and a child).
+  public var estimatedViews: Int {
+    switch shape {
+    case .deep: 2 * size + 1
+    case .wide: size + 1
+    case .balanced: Self.balancedTree(size).nodes
+    case .random: max(size, 2)
+    case .feed: 11 * size + 1
+    }
+  }
+
+  /// Memory the scene takes under `strategies`, from measurements at this commit: about
+  /// 7 KB per view for each solver strategy (its tableau) and 1 KB for bottom-up (feed 3000,
+  /// 33,001 views, all three: 484 MB peak).
+  public func estimatedBytes(strategies: [StrategyKind]) -> Double {
+    let perView = strategies.reduce(0.0) { $0 + ($1 == .bottomUp ? 1_024 : 7_168) }
+    return Double(estimatedViews) * max(perView, 1_024)
+  }
+
+  /// Why the scene would not fit in `memory` bytes (80% of it), or nil: `--size 1000000` of
+  /// feed passed 12 GB within a minute and printed nothing.
+  public func memoryProblem(strategies: [StrategyKind], memory: Double) -> String? {
+    let bytes = estimatedBytes(strategies: strategies)
+    guard bytes > 0.8 * memory else { return nil }
+    let perUnit = bytes / Double(size)
+    let largest = Int(0.8 * memory / perUnit)
+    return "it would build about \(estimatedViews) views and need about "
+      + "\(gigabytes(bytes)) GB with \(strategies.map(\.rawValue).joined(separator: ", ")); this machine "
+      + "has \(gigabytes(memory)) GB: use a --size up to about \(largest) (or fewer strategies)"
+  }
+
   /// Why this scenario cannot run, if it cannot.
   public var problem: String? {
     if size < 1 { return "size must be at least 1 (got \(size))" }
@@ -61,21 +93,24 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
   }
 
   /// The scene and the generator that made it (mutations continue its random stream).
+  /// Depth d of branching 4 has (4^(d+1) - 1) / 3 nodes: the depth closest to `size`.
+  static func balancedTree(_ size: Int) -> (depth: Int, nodes: Int) {
+    var depth = 0
+    var nodes = 1
+    while nodes * 4 + 1 <= size * 2 {
+      nodes = nodes * 4 + 1
+      depth += 1
+    }
+    return (depth, nodes)
+  }
+
   public func makeScene() -> (Scene, SceneGenerator) {
     var generator = SceneGenerator(seed: seed)
     let scene: Scene
     switch shape {
     case .deep: scene = generator.deep(depth: size)
     case .wide: scene = generator.wide(count: size)
-    case .balanced:
-      // Depth d of branching 4 has (4^(d+1) - 1) / 3 nodes: the depth closest to `size`.
-      var depth = 0
-      var nodes = 1
-      while nodes * 4 + 1 <= size * 2 {
-        nodes = nodes * 4 + 1
-        depth += 1
-      }
-      scene = generator.balanced(branching: 4, depth: depth)
+    case .balanced: scene = generator.balanced(branching: 4, depth: Self.balancedTree(size).depth)
     case .feed: scene = generator.feed(cells: size)
     case .random: scene = generator.random(views: size)
     }
@@ -83,3 +118,5 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
     return (scene, generator)
   }
 }
+
+func gigabytes(_ bytes: Double) -> String { fixed(bytes / 1_073_741_824, 1) }

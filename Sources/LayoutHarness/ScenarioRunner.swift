@@ -1,3 +1,4 @@
+internal import Foundation
 import LayoutModel
 
 /// Counts allocations of the current thread. The executable supplies one backed by
@@ -42,6 +43,9 @@ public struct RunSettings: Sendable {
   /// Compare every view's frame across the strategies after every tick (or, for a single
   /// strategy, against a bottom-up reference tree when the strategy uses the solver).
   public var verifyFrames: Bool
+  /// The memory a scene may take (80% of it, see ``Scenario/memoryProblem(strategies:memory:)``):
+  /// this machine's physical memory unless set.
+  public var memoryBytes = Double(ProcessInfo.processInfo.physicalMemory)
 
   public init(
     strategies: [StrategyKind] = StrategyKind.allCases, ticks: Int = 120, warmupTicks: Int = 10,
@@ -117,6 +121,9 @@ public struct ScenarioRunner {
   ///   fair comparison).
   public func run(_ scenario: Scenario) throws(RunError) -> (results: [RunResult], timelines: [RunTimeline]) {
     if let problem = scenario.problem { throw .invalidScenario(scenario, problem) }
+    if let problem = scenario.memoryProblem(strategies: settings.strategies, memory: settings.memoryBytes) {
+      throw .invalidScenario(scenario, problem)
+    }
     let (scene, generator) = scenario.makeScene()
     var workload = MutationWorkload(scenario: scenario, scene: scene, generator: generator)
     var lanes: [Lane] = []

@@ -109,6 +109,7 @@ func measure(
   var results: [RunResult] = []
   var timelines: [RunTimeline] = []
   for (i, scenario) in scenarios.enumerated() {
+    noteLargeScene(scenario, settings.strategies)
     runner.settings = settings
     if let count = ticks[scenario.description] {
       runner.settings.ticks = count
@@ -153,4 +154,16 @@ func emit(_ report: RunReport, timelines: [RunTimeline], output: ReportOptions) 
     let text = ReportTable.render(report, style: .markdown) + "\n" + ReportTable.renderSweeps(report, style: .markdown)
     try OutputFile.write(text, to: path)
   }
+}
+
+/// A scene of several gigabytes takes minutes to build: say so before the wait.
+func noteLargeScene(_ scenario: Scenario, _ strategies: [StrategyKind]) {
+  let bytes = scenario.estimatedBytes(strategies: strategies)
+  let memory = Double(ProcessInfo.processInfo.physicalMemory)
+  guard bytes > 2 * 1_073_741_824, scenario.memoryProblem(strategies: strategies, memory: memory) == nil else {
+    return  // small, or refused by the runner with its own message
+  }
+  let gigabytes = (bytes / 1_073_741_824 * 10).rounded() / 10
+  FileHandle.standardError.write(
+    Data("note: \(scenario) builds about \(scenario.estimatedViews) views (about \(gigabytes) GB); building takes minutes\n".utf8))
 }

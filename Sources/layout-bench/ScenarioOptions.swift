@@ -78,7 +78,11 @@ struct ScenarioOptions: ParsableArguments {
     if let size, size > 1_000_000 { throw ValidationError("Please specify a --size up to 1000000 (got \(size)).") }
     if perTick < 1 { throw ValidationError("Please specify --per-tick of at least 1 (got \(perTick)).") }
     if let ticks, ticks < 1 { throw ValidationError("Please specify --ticks of at least 1 (got \(ticks)).") }
+    let maximum = RunReport.maximumTicks
+    if let ticks, ticks > maximum { throw ValidationError("Please specify --ticks up to \(maximum) (got \(ticks)).") }
     if warmup < 0 { throw ValidationError("Please specify --warmup of 0 or more (got \(warmup)).") }
+    if warmup > maximum { throw ValidationError("Please specify --warmup up to \(maximum) (got \(warmup)).") }
+    if perTick > 100_000 { throw ValidationError("Please specify --per-tick up to 100000 (got \(perTick)).") }
     if hz != 60 && hz != 120 { throw ValidationError("Please specify --hz 60 or 120 (got \(hz)).") }
     if let scenarioTicks, RoundLength.decode(scenarioTicks) == nil {
       throw ValidationError("--scenario-ticks must be SCENARIO=TICKS,... (got '\(scenarioTicks)').")

@@ -99,6 +99,7 @@ struct Sweep: ParsableCommand {
 private func runOne(_ scenario: Scenario, _ settings: RunSettings, _ progress: Progress) throws
   -> ([RunResult], [RunTimeline])
 {
+  noteLargeScene(scenario, settings.strategies)
   var runner = ScenarioRunner(settings: settings, probe: JemallocProbe())
   runner.progress = { progress.update($0) }
   do {

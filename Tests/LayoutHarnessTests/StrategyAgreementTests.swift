@@ -48,3 +48,26 @@ func sampleFeed(cells: Int, width: Double = 320) -> Scene {
     }
   }
 }
+
+/// The size guard: estimates that match the generators, and a refusal before the build.
+@Suite struct SceneSizeTests {
+  @Test(arguments: Shape.allCases)
+  func estimatedViewsMatchTheGeneratedScene(shape: Shape) {
+    for size in [1, 7, 100, 1000] {
+      let scenario = Scenario(shape: shape, size: size, mutation: .resize)
+      #expect(scenario.estimatedViews == scenario.makeScene().0.viewCount, "\(scenario)")
+    }
+  }
+
+  @Test func aSceneTooLargeForMemoryIsRefusedBeforeItIsBuilt() throws {
+    let huge = Scenario(shape: .feed, size: 1_000_000, mutation: .text)
+    let gigabyte = 1_073_741_824.0
+    let problem = try #require(huge.memoryProblem(strategies: StrategyKind.allCases, memory: 24 * gigabyte))
+    #expect(problem.contains("11000001 views") && problem.contains("--size up to about"), "\(problem)")
+    #expect(huge.memoryProblem(strategies: [.bottomUp], memory: 24 * gigabyte) == nil)
+    var settings = RunSettings(ticks: 1, warmupTicks: 0)
+    settings.memoryBytes = 24 * gigabyte
+    let error = #expect(throws: RunError.self) { try ScenarioRunner(settings: settings).run(huge) }
+    #expect("\(String(describing: error))".contains("would build about"))
+  }
+}
