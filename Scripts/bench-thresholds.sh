@@ -4,14 +4,15 @@
 # them after an intended change; wall clock is never committed (too noisy on shared machines).
 #
 # Usage: Scripts/bench-thresholds.sh [check|update] [extra benchmark arguments]
-# Exit: 0 within thresholds, 1 a deviation (stderr says which benchmark and metric), 2 error.
+# Exit, as `layout-bench compare`: 0 within thresholds, 2 a deviation (stderr says which
+# benchmark and metric), 1 an error.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-check}
 shift || true
 case "$mode" in
   check|update) ;;
-  *) echo "usage: $0 [check|update] [benchmark options]" >&2; exit 2 ;;
+  *) echo "usage: $0 [check|update] [benchmark options]" >&2; exit 1 ;;
 esac
 
 log=$(mktemp)
@@ -22,7 +23,7 @@ status=$?
 # The plugin's interposer banner is noise; everything else is the report.
 grep -v -e "running with the Swift runtime interposer" -e "skipping LD_PRELOAD" "$log"
 if [ "$mode" = update ]; then
-  [ $status -eq 0 ] || { echo "bench-thresholds: update failed" >&2; exit 2; }
+  [ $status -eq 0 ] || { echo "bench-thresholds: update failed" >&2; exit 1; }
   # Keep deterministic metrics only.
   python3 - <<'PY'
 import glob, json
@@ -40,7 +41,7 @@ if [ $status -eq 0 ]; then
 fi
 if grep -q "WORSE\|better than threshold\|Deviations" "$log"; then
   echo "bench-thresholds: FAIL (a benchmark moved beyond its threshold; see the tables above)" >&2
-  exit 1
+  exit 2
 fi
 echo "bench-thresholds: ERROR (the benchmarks did not run; see above)" >&2
-exit 2
+exit 1
