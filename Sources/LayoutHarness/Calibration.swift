@@ -137,12 +137,6 @@ public struct Calibration: Codable, Sendable {
     }
   }
 
-  private static func coefficientOfVariation(_ values: [Double]) -> Double {
-    guard values.count >= 2 else { return 0 }
-    let mean = values.reduce(0, +) / Double(values.count)
-    let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
-    return mean > 0 ? variance.squareRoot() / mean : 0
-  }
 
   /// The run spreads, keyed as ``Comparison/Settings/runSpread`` wants them.
   public var runSpreads: [String: Double] {

@@ -13,10 +13,3 @@ public func monotonicNanos() -> UInt64 {
   return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
 }
 
-/// The median of a sample (the mean of the two middle values for an even count).
-public func median(_ values: [Double]) -> Double {
-  precondition(!values.isEmpty, "median of an empty sample")
-  let sorted = values.sorted()
-  let mid = sorted.count / 2
-  return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-}

@@ -145,27 +145,6 @@ public struct SweepResult: Codable, Hashable, Sendable {
   }
 }
 
-/// The slope of log(y) against log(x) by least squares (nil with fewer than two points or
-/// no spread in x).
-public func loglogSlope(_ x: [Double], _ y: [Double]) -> Double? {
-  var lx: [Double] = []
-  var ly: [Double] = []
-  for (a, b) in zip(x, y) where a > 0 && b > 0 {
-    lx.append(Foundation.log(a))
-    ly.append(Foundation.log(b))
-  }
-  guard lx.count >= 2 else { return nil }
-  let n = Double(lx.count)
-  let mx = lx.reduce(0, +) / n
-  let my = ly.reduce(0, +) / n
-  var sxx = 0.0
-  var sxy = 0.0
-  for i in lx.indices {
-    sxx += (lx[i] - mx) * (lx[i] - mx)
-    sxy += (lx[i] - mx) * (ly[i] - my)
-  }
-  return sxx > 0 ? sxy / sxx : nil
-}
 
 /// The phases of every measured tick of one run, for trace files (not part of the JSON
 /// report, which keeps only per-tick totals).

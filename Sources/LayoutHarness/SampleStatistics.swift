@@ -35,43 +35,6 @@ public enum SampleStatistics {
     let z = distance / variance.squareRoot()
     return Foundation.erfc(z / 2.0.squareRoot())
   }
-
-  /// A percentile bootstrap confidence interval for `quantile(b) - quantile(a)`, from
-  /// `resamples` resamples of each side drawn with a fixed seed (so the same inputs give
-  /// the same interval).
-  public static func bootstrapDifference(
-    _ a: [Double], _ b: [Double], quantile q: Double, confidence: Double = 0.95,
-    resamples: Int = 1000, seed: UInt64 = 0x5EED
-  ) -> (low: Double, high: Double) {
-    guard !a.isEmpty, !b.isEmpty else { return (0, 0) }
-    var rng = SplitMix64(seed: seed)
-    var differences: [Double] = []
-    differences.reserveCapacity(resamples)
-    var bufferA = [Double](repeating: 0, count: a.count)
-    var bufferB = [Double](repeating: 0, count: b.count)
-    for _ in 0..<resamples {
-      for i in bufferA.indices { bufferA[i] = a[rng.int(in: 0..<a.count)] }
-      for i in bufferB.indices { bufferB[i] = b[rng.int(in: 0..<b.count)] }
-      bufferA.sort()
-      bufferB.sort()
-      differences.append(percentile(bufferB, q) - percentile(bufferA, q))
-    }
-    differences.sort()
-    let tail = (1 - confidence) / 2
-    return (percentile(differences, tail), percentile(differences, 1 - tail))
-  }
-
-  /// The relative half-width of a bootstrap confidence interval of one sample's median:
-  /// how much the median itself moves when the same run is drawn again. A change smaller
-  /// than this is noise, whatever a test says.
-  public static func medianNoise(_ samples: [Double], seed: UInt64 = 0x401CE) -> Double {
-    guard samples.count >= 2 else { return 0 }
-    let sorted = samples.sorted()
-    let median = percentile(sorted, 0.5)
-    guard median > 0 else { return 0 }
-    let ci = bootstrapDifference([median], samples, quantile: 0.5, resamples: 500, seed: seed)
-    return max(abs(ci.low), abs(ci.high)) / median
-  }
 }
 
 // MARK: - Round-level tests
@@ -131,4 +94,45 @@ extension SampleStatistics {
     }
     return adjusted
   }
+}
+
+// MARK: - Summaries
+
+/// The median of a sample (the mean of the two middle values for an even count).
+public func median(_ values: [Double]) -> Double {
+  precondition(!values.isEmpty, "median of an empty sample")
+  let sorted = values.sorted()
+  let mid = sorted.count / 2
+  return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+/// The slope of log(y) against log(x) by least squares (nil with fewer than two points or
+/// no spread in x).
+public func loglogSlope(_ x: [Double], _ y: [Double]) -> Double? {
+  var lx: [Double] = []
+  var ly: [Double] = []
+  for (a, b) in zip(x, y) where a > 0 && b > 0 {
+    lx.append(Foundation.log(a))
+    ly.append(Foundation.log(b))
+  }
+  guard lx.count >= 2 else { return nil }
+  let n = Double(lx.count)
+  let mx = lx.reduce(0, +) / n
+  let my = ly.reduce(0, +) / n
+  var sxx = 0.0
+  var sxy = 0.0
+  for i in lx.indices {
+    sxx += (lx[i] - mx) * (lx[i] - mx)
+    sxy += (lx[i] - mx) * (ly[i] - my)
+  }
+  return sxx > 0 ? sxy / sxx : nil
+}
+
+/// Standard deviation over mean (sample standard deviation; 0 for fewer than two values or
+/// a zero mean).
+public func coefficientOfVariation(_ values: [Double]) -> Double {
+  guard values.count >= 2 else { return 0 }
+  let mean = values.reduce(0, +) / Double(values.count)
+  let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
+  return mean > 0 ? variance.squareRoot() / mean : 0
 }
