@@ -42,9 +42,16 @@ struct SolverBenchCommand: ParsableCommand {
     }
     guard size <= 10_000_000 else { throw ValidationError("Please specify a --size up to 10000000.") }
     guard ticks >= 1 else { throw ValidationError("Please specify --ticks of at least 1.") }
+    guard ticks <= 1_000_000 else { throw ValidationError("Please specify --ticks up to 1000000.") }
   }
 
   func run() throws {
+    // N = 10,000,000 took 5.9 GB and a minute with nothing printed (about 600 bytes per box).
+    if workload != .enaml && size >= 1_000_000 {
+      let gigabytes = (Double(size) * 600 / 1_073_741_824 * 10).rounded() / 10
+      FileHandle.standardError.write(
+        Data("note: N=\(size) builds a solver of about \(gigabytes) GB; building takes a minute or more\n".utf8))
+    }
     let result = workload.measure(
       size: size, representation: representation.value, minimumTicks: ticks)
     if let json {
