@@ -82,7 +82,9 @@ struct ScenarioOptions: ParsableArguments {
     if let ticks, ticks > maximum { throw ValidationError("Please specify --ticks up to \(maximum) (got \(ticks)).") }
     if warmup < 0 { throw ValidationError("Please specify --warmup of 0 or more (got \(warmup)).") }
     if warmup > maximum { throw ValidationError("Please specify --warmup up to \(maximum) (got \(warmup)).") }
-    if perTick > 100_000 { throw ValidationError("Please specify --per-tick up to 100000 (got \(perTick)).") }
+    if perTick > RunReport.maximumPerTick {
+      throw ValidationError("Please specify --per-tick up to \(RunReport.maximumPerTick) (got \(perTick)).")
+    }
     if hz != 60 && hz != 120 { throw ValidationError("Please specify --hz 60 or 120 (got \(hz)).") }
     if let scenarioTicks, RoundLength.decode(scenarioTicks) == nil {
       throw ValidationError("--scenario-ticks must be SCENARIO=TICKS,... (got '\(scenarioTicks)').")
