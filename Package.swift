@@ -9,7 +9,9 @@ let package = Package(
     .library(name: "Cassowary", targets: ["Cassowary"]),
     .library(name: "ConstraintScript", targets: ["ConstraintScript"]),
     .library(name: "LayoutModel", targets: ["LayoutModel"]),
+    .library(name: "BenchSupport", targets: ["BenchSupport"]),
     .library(name: "LayoutHarness", targets: ["LayoutHarness"]),
+    .library(name: "SolverBench", targets: ["SolverBench"]),
     .executable(name: "layout-bench", targets: ["layout-bench"]),
     .library(name: "SolverFuzzing", targets: ["SolverFuzzing"]),
     .executable(name: "solver-fuzz", targets: ["solver-fuzz"]),
@@ -28,22 +30,28 @@ let package = Package(
     .target(name: "ConstraintScript", dependencies: ["Cassowary"]),
     // UIKit-like views: hierarchy, flags, update cycle, Auto Layout and frame layout.
     .target(name: "LayoutModel", dependencies: ["Cassowary"]),
-    // Scenes, strategies, workloads, measurement and reports.
-    .target(name: "LayoutHarness", dependencies: ["Cassowary", "ConstraintScript", "LayoutModel"]),
+    // What the frame harness, the solver bench and the fuzzer share: the seeded generator,
+    // the monotonic clock and the sample statistics.
+    .target(name: "BenchSupport"),
+    // The frame harness: scenes, strategies, the runner, reports and regression verdicts.
+    .target(name: "LayoutHarness", dependencies: ["BenchSupport", "LayoutModel"]),
+    // The solver alone on the kiwi comparison workloads (chain, wide, deep, enaml, churn).
+    .target(name: "SolverBench", dependencies: ["BenchSupport", "Cassowary", "ConstraintScript"]),
     // jemalloc's mallctl, for allocation counts. Only the executable links it.
     .systemLibrary(
       name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
     .executableTarget(
       name: "layout-bench",
       dependencies: [
-        "Cassowary", "ConstraintScript", "LayoutHarness", "LayoutModel", "CJemalloc",
+        "BenchSupport", "Cassowary", "ConstraintScript", "LayoutHarness", "LayoutModel",
+        "SolverBench", "CJemalloc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(
       name: "SolverBenchmarks",
       dependencies: [
-        "Cassowary", "LayoutHarness", .product(name: "Benchmark", package: "benchmark"),
+        "Cassowary", "SolverBench", .product(name: "Benchmark", package: "benchmark"),
       ],
       path: "Benchmarks/SolverBenchmarks",
       swiftSettings: [.swiftLanguageMode(.v5)],
@@ -58,7 +66,7 @@ let package = Package(
     ),
     // Seeded layout-like systems replayed on every representation, checked against a fresh
     // canonical solve of the same active set.
-    .target(name: "SolverFuzzing", dependencies: ["Cassowary"]),
+    .target(name: "SolverFuzzing", dependencies: ["BenchSupport", "Cassowary"]),
     // The differential fuzzer's command line, for long soak runs and replaying one seed.
     .executableTarget(
       name: "solver-fuzz",
@@ -67,13 +75,15 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "CassowaryTests", dependencies: ["Cassowary"]),
+    .testTarget(name: "CassowaryTests", dependencies: ["BenchSupport", "Cassowary"]),
     .testTarget(
       name: "ConstraintScriptTests", dependencies: ["ConstraintScript", "Cassowary"],
       exclude: ["Fixtures"]
     ),
     .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel"]),
-    .testTarget(name: "LayoutHarnessTests", dependencies: ["LayoutHarness", "LayoutModel"]),
+    .testTarget(
+      name: "LayoutHarnessTests", dependencies: ["BenchSupport", "LayoutHarness", "LayoutModel"]),
+    .testTarget(name: "SolverBenchTests", dependencies: ["SolverBench", "Cassowary"]),
     .testTarget(name: "LayoutBenchTests", dependencies: ["layout-bench"]),
     // A debug-sized slice of the fuzzer, and checks that its generator and oracle are sound.
     .testTarget(

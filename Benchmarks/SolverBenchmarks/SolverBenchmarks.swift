@@ -1,6 +1,6 @@
 import Benchmark
 import Cassowary
-import LayoutHarness
+import SolverBench
 
 // Solver benchmarks: build and tick of the kiwi comparison workloads at two sizes, churn,
 // and the in-place constant change. Names follow `Solver.operation.shapeN`.

@@ -1,3 +1,4 @@
+import BenchSupport
 import Cassowary
 
 /// Draws a ``FuzzCase`` from a seed: a tree of boxes laid out like a window of views, the

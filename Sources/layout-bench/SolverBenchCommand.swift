@@ -1,11 +1,11 @@
 import ArgumentParser
 import Cassowary
-import LayoutHarness
+import SolverBench
 internal import Foundation
 
 extension SolverWorkload: ExpressibleByArgument {}
 
-/// `layout-bench solver-bench`: the kiwi comparison set (DESIGN.md section 9).
+/// `layout-bench solver-bench`: the kiwi comparison set (the workloads of `SolverWorkload`, mirrored by Scripts/kiwi_bench.py).
 struct SolverBenchCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "solver-bench",

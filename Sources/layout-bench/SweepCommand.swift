@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchSupport
 import LayoutHarness
 internal import Foundation
 

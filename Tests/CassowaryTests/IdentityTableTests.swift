@@ -1,4 +1,5 @@
 @testable import Cassowary
+import BenchSupport
 import Testing
 
 /// `IdentityTable` (the solver's constraint index) against a `Dictionary` over long random

@@ -81,7 +81,7 @@ import Testing
       return driver.active[i] && driver.constants[i] == c.expression.constant
         && driver.strengths[i] == c.strength
     }
-    for i in (0..<3).compactMap({ _ in driver.rng.pick(candidates) }) {
+    for i in (0..<3).compactMap({ _ in driver.rng.element(of: candidates) }) {
       let c = driver.entries[i].constraint
       let before = driver.values
       try solver.removeConstraint(c)
@@ -116,7 +116,7 @@ import Testing
   static func refusalsChangeNothing(_ seed: UInt64) throws -> String? {
     let driver = try LayoutDriver(system(seed), representation(for: seed))
     for _ in 0..<7 {
-      if driver.rng.chance(0.4) {
+      if driver.rng.chanceOf(0.4) {
         if let problem = try driver.randomRefusal() { return "\(problem) (\(driver.recent))" }
       } else {
         try driver.randomOperation()
@@ -160,7 +160,7 @@ import Testing
     // The instance of each entry in the slow solver, replaced on every change.
     var slowInstances = system.entries.map(\.constraint)
     for step in 0..<4 {
-      if fast.rng.chance(0.3), let k = fast.system.edits.indices.randomElement(using: &fast.rng) {
+      if fast.rng.chanceOf(0.3), let k = fast.system.edits.indices.randomElement(using: &fast.rng) {
         let value = LayoutSystem.randomSuggestion(
           for: system.edits[k], widths: system.widths, &fast.rng)
         try fast.solver.suggestValue(system.edits[k], value)
@@ -171,8 +171,8 @@ import Testing
       // Half the changes go to required constraints, by up to 400, to meet refusals often.
       let live = fast.entries.indices.filter { fast.active[$0] }
       let required = live.filter { fast.strengths[$0].isRequired }
-      let pickRequired = !required.isEmpty && fast.rng.chance(0.5)
-      guard let i = fast.rng.pick(pickRequired ? required : live) else { break }
+      let pickRequired = !required.isEmpty && fast.rng.chanceOf(0.5)
+      guard let i = fast.rng.element(of: pickRequired ? required : live) else { break }
       let k = fast.constants[i] + fast.rng.double(pickRequired ? -400...400 : -60...60)
       let fastRefused = try refusedAsUnsatisfiable {
         () throws(SolverError) in try fast.solver.setConstant(k, of: fast.entries[i].constraint)
@@ -222,7 +222,7 @@ import Testing
     }
     for _ in 0..<3 {
       let liveEdits = driver.system.edits.indices.filter { driver.editActive[$0] }
-      if let k = driver.rng.pick(liveEdits), driver.rng.chance(0.6) {
+      if let k = driver.rng.element(of: liveEdits), driver.rng.chanceOf(0.6) {
         let v = driver.system.edits[k]
         for _ in 0..<4 {
           let value = LayoutSystem.randomSuggestion(
@@ -233,7 +233,7 @@ import Testing
             return (problem, driver.solver.counters.cachedShifts)
           }
         }
-      } else if let i = driver.rng.pick(driver.entries.indices.filter { driver.active[$0] }) {
+      } else if let i = driver.rng.element(of: driver.entries.indices.filter { driver.active[$0] }) {
         for _ in 0..<4 {
           guard let k = driver.randomConstant(for: i) else { break }
           try driver.solver.setConstant(k, of: driver.entries[i].constraint)

@@ -1,4 +1,5 @@
 @testable import LayoutHarness
+import BenchSupport
 import Testing
 
 /// Statistics with answers worked out by hand.

@@ -26,7 +26,7 @@ extension LayoutDriver {
     var refusal: Refusal
     switch rng.int(0...9) {
     case 0 where !required.isEmpty:
-      let c = contradiction(of: rng.pick(required)!)
+      let c = contradiction(of: rng.element(of: required)!)
       refusal = (
         "add contradiction \(c)", { () throws(SolverError) in try self.solver.addConstraint(c) },
         .unsatisfiableConstraint(c)
@@ -34,7 +34,7 @@ extension LayoutDriver {
     case 1 where !requiredInequalities.isEmpty:
       // Bracket the entry from the other side (the witness stays feasible), then move its
       // bound past the bracket.
-      let i = rng.pick(requiredInequalities)!
+      let i = rng.element(of: requiredInequalities)!
       let terms = entries[i].constraint.expression.terms
       let w = entries[i].atWitness
       let newConstant: Double
@@ -52,7 +52,7 @@ extension LayoutDriver {
         .unsatisfiableConstraint(c)
       )
     case 2 where !required.isEmpty:
-      let index = try addEntry(contradiction(of: rng.pick(required)!) | .strong)
+      let index = try addEntry(contradiction(of: rng.element(of: required)!) | .strong)
       let c = entries[index].constraint
       refusal = (
         "setStrength required of \(index)",
@@ -60,7 +60,7 @@ extension LayoutDriver {
         .unsatisfiableConstraint(c)
       )
     case 3:
-      let i = rng.pick(entries.indices)!
+      let i = rng.element(of: entries.indices)!
       let c = active[i] ? entries[i].constraint : entries[i].constraint | .weak
       if active[i] {
         refusal = (
@@ -80,11 +80,11 @@ extension LayoutDriver {
         )
       }
     case 4 where !nonEdits.isEmpty:
-      let v = rng.pick(nonEdits)!
+      let v = rng.element(of: nonEdits)!
       refusal = (
         "unknown edit \(v.index)",
         { () throws(SolverError) in
-          if self.rng.chance(0.5) {
+          if self.rng.chanceOf(0.5) {
             try self.solver.suggestValue(v, 1)
           } else {
             try self.solver.removeEditVariable(v)
@@ -92,21 +92,21 @@ extension LayoutDriver {
         }, .unknownEditVariable(v)
       )
     case 5 where !liveEdits.isEmpty:
-      let v = rng.pick(liveEdits)!
+      let v = rng.element(of: liveEdits)!
       refusal = (
         "duplicate edit \(v.index)",
         { () throws(SolverError) in try self.solver.addEditVariable(v, strength: .medium) },
         .duplicateEditVariable(v)
       )
     case 6 where !nonEdits.isEmpty:
-      let v = rng.pick(nonEdits)!
+      let v = rng.element(of: nonEdits)!
       refusal = (
         "required edit \(v.index)",
         { () throws(SolverError) in try self.solver.addEditVariable(v, strength: .required) },
         .requiredEditStrength(v)
       )
     case 7 where !liveEdits.isEmpty:
-      let v = rng.pick(liveEdits)!
+      let v = rng.element(of: liveEdits)!
       refusal = (
         "suggest infinity",
         { () throws(SolverError) in
@@ -114,7 +114,7 @@ extension LayoutDriver {
         }, .nonFiniteValue(-.infinity)
       )
     case 8:
-      let v = rng.pick(system.variables)!
+      let v = rng.element(of: system.variables)!
       let c = (v * .infinity >= 1) | .strong
       refusal = (
         "non-finite \(c)", { () throws(SolverError) in try self.solver.addConstraint(c) },

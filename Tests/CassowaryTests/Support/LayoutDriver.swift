@@ -1,3 +1,4 @@
+import BenchSupport
 import Cassowary
 
 /// Drives a solver through random operations on a ``LayoutSystem`` while keeping a model of
@@ -147,38 +148,38 @@ final class LayoutDriver {
     let roll = rng.double(0...1)
     let op: String
     if roll < 0.3, !liveEdits.isEmpty {
-      let chosen = liveEdits.filter { _ in rng.chance(0.6) }
-      let batch = chosen.isEmpty ? [rng.pick(liveEdits)!] : chosen
+      let chosen = liveEdits.filter { _ in rng.chanceOf(0.6) }
+      let batch = chosen.isEmpty ? [rng.element(of: liveEdits)!] : chosen
       let values = batch.map {
         LayoutSystem.randomSuggestion(for: system.edits[$0], widths: system.widths, &rng)
       }
       try solver.suggestValues(zip(batch, values).map { (system.edits[$0], $1) })
       for (k, value) in zip(batch, values) { suggestions[k] = value }
       op = "suggest \(zip(batch, values).map { "e\($0)=\($1)" })"
-    } else if roll < 0.45, let i = rng.pick(removable) {
+    } else if roll < 0.45, let i = rng.element(of: removable) {
       try solver.removeConstraint(entries[i].constraint)
       active[i] = false
       op = "remove \(i)"
-    } else if roll < 0.6, let i = rng.pick(inactive) {
+    } else if roll < 0.6, let i = rng.element(of: inactive) {
       try solver.addConstraint(entries[i].constraint)
       active[i] = true
       constants[i] = entries[i].constraint.expression.constant
       strengths[i] = entries[i].constraint.strength
       op = "add \(i)"
-    } else if roll < 0.8, let i = rng.pick(entries.indices.filter { active[$0] }),
+    } else if roll < 0.8, let i = rng.element(of: entries.indices.filter { active[$0] }),
       let k = randomConstant(for: i)
     {
       try solver.setConstant(k, of: entries[i].constraint)
       constants[i] = k
       op = "setConstant \(k) of \(i)"
-    } else if roll < 0.9, let i = rng.pick(removable) {
-      var s = rng.pick([Strength.weak, .medium, .strong, .required])!
+    } else if roll < 0.9, let i = rng.element(of: removable) {
+      var s = rng.element(of: [Strength.weak, .medium, .strong, .required])!
       if strengths[i].isRequired && s.isRequired { s = .medium }
       if s.isRequired && !system.holdsAtWitness(entries[i], constant: constants[i]) { s = .strong }
       try solver.setStrength(s, of: entries[i].constraint)
       strengths[i] = s
       op = "setStrength \(s) of \(i)"
-    } else if let k = rng.pick(system.edits.indices) {
+    } else if let k = rng.element(of: system.edits.indices) {
       let v = system.edits[k]
       if editActive[k] {
         try solver.removeEditVariable(v)

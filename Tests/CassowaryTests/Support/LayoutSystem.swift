@@ -1,3 +1,4 @@
+import BenchSupport
 import Cassowary
 
 /// A random, layout-like constraint system for the property tests, fully determined by its
@@ -70,10 +71,10 @@ struct LayoutSystem {
       entries.append(Entry(constraint: c, atWitness: value, isTieBreaker: tieBreaker))
       active.append(startsActive)
     }
-    func soft(_ rng: inout SplitMix64) -> Strength { rng.pick([.weak, .medium, .strong])! }
+    func soft(_ rng: inout SplitMix64) -> Strength { rng.element(of: [.weak, .medium, .strong])! }
     /// Required with probability `p`, else a random non-required strength.
     func maybeRequired(_ c: Constraint, _ p: Double, _ rng: inout SplitMix64) {
-      add(rng.chance(p) ? c : c | soft(&rng), startsActive: rng.chance(0.85))
+      add(rng.chanceOf(p) ? c : c | soft(&rng), startsActive: rng.chanceOf(0.85))
     }
 
     add(lefts[0] == 0)
@@ -82,24 +83,24 @@ struct LayoutSystem {
       let width = widthVars[i]
       add(width >= 0)
       maybeRequired(width >= at(width) * rng.double(0.2...1), 0.6, &rng)
-      if rng.chance(0.5) { maybeRequired(width <= at(width) * rng.double(1...2.5), 0.7, &rng) }
-      if rng.chance(0.8) {
-        add((width == rng.double(20...500)) | soft(&rng), startsActive: rng.chance(0.9))
+      if rng.chanceOf(0.5) { maybeRequired(width <= at(width) * rng.double(1...2.5), 0.7, &rng) }
+      if rng.chanceOf(0.8) {
+        add((width == rng.double(20...500)) | soft(&rng), startsActive: rng.chanceOf(0.9))
       }
-      if rng.chance(0.3) {
-        add((left == rng.double(0...600)) | soft(&rng), startsActive: rng.chance(0.9))
+      if rng.chanceOf(0.3) {
+        add((left == rng.double(0...600)) | soft(&rng), startsActive: rng.chanceOf(0.9))
       }
       guard i > 0 else { continue }
       let p = parent[i]
       let inset = padding[p] * rng.double(0...1)
       maybeRequired(left >= lefts[p] + inset, 0.85, &rng)
       maybeRequired(left + width <= lefts[p] + widthVars[p] - inset, 0.85, &rng)
-      if rng.chance(0.15) {
+      if rng.chanceOf(0.15) {
         // Centre offset as in the witness: 2·left + width − (2·left_p + width_p) == k.
         let k = 2 * at(left) + at(width) - 2 * at(lefts[p]) - at(widthVars[p])
         maybeRequired(2 * left + width == 2 * lefts[p] + widthVars[p] + k, 0.5, &rng)
       }
-      if rng.chance(0.15) {
+      if rng.chanceOf(0.15) {
         let j = (i + rng.int(1...(boxCount - 1))) % boxCount
         let ratio = rng.double(0.25...2)
         maybeRequired(
@@ -111,7 +112,7 @@ struct LayoutSystem {
       let children = (0..<boxCount).filter { parent[$0] == p }
       for (a, b) in zip(children, children.dropFirst()) {
         let gap = at(lefts[b]) - at(lefts[a]) - at(widthVars[a])
-        if rng.chance(0.15) {
+        if rng.chanceOf(0.15) {
           add(lefts[b] == lefts[a] + widthVars[a] + gap)
         } else {
           maybeRequired(lefts[b] >= lefts[a] + widthVars[a] + gap * rng.double(0...1), 0.8, &rng)
@@ -123,8 +124,8 @@ struct LayoutSystem {
       add((v == rng.double(-50...600)) | Strength(rng.double(0.05...0.95)), tieBreaker: true)
     }
 
-    var edits: [Variable] = rng.chance(0.85) ? [widthVars[0]] : []
-    for v in variables where v.index != widthVars[0].index && rng.chance(0.12) { edits.append(v) }
+    var edits: [Variable] = rng.chanceOf(0.85) ? [widthVars[0]] : []
+    for v in variables where v.index != widthVars[0].index && rng.chanceOf(0.12) { edits.append(v) }
     let widths = Set(widthVars.map(\.index))
     self.variables = variables
     self.widths = widths

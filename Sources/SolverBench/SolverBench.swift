@@ -1,3 +1,4 @@
+import BenchSupport
 import Cassowary
 
 /// One `solver-bench` measurement: the build time, the median tick, and the solver's work.

@@ -1,3 +1,5 @@
+import BenchSupport
+
 internal import Foundation
 
 /// How two runs of the same scenarios differ, metric by metric, and how sure we are.

@@ -1,3 +1,5 @@
+import BenchSupport
+
 /// A run of several rounds: each round is a separate process that builds its own trees,
 /// warms up and measures, so that the process-to-process variation of the machine (10-40%
 /// on shared 2-core runners) shows up between rounds, where a test can see it, instead of

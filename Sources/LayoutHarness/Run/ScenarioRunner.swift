@@ -1,4 +1,5 @@
 internal import Foundation
+import BenchSupport
 import LayoutModel
 
 /// Counts allocations of the current thread. The executable supplies one backed by

@@ -1,3 +1,5 @@
+import BenchSupport
+
 /// A fixed piece of work timed beside every tick, so that a tick's cost can be read relative
 /// to how fast the machine's memory was at that moment.
 ///

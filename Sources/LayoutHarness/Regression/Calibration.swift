@@ -1,3 +1,5 @@
+import BenchSupport
+
 internal import Foundation
 
 /// What this machine's run-to-run noise does to `Comparison`: identical code measured in

@@ -1,3 +1,4 @@
+import BenchSupport
 import LayoutModel
 
 /// Builds the scenario shapes, seeded and deterministic. Every generator keeps flexible

@@ -1,0 +1,60 @@
+import Cassowary
+import Foundation
+import SolverBench
+import Testing
+
+/// The kiwi comparison workloads: what `solver-bench` builds must be the systems the kiwi
+/// scripts build (sizes, constraint counts), its ticks must do solver work, and its JSON must
+/// carry every counter the kiwi comparison and the README read.
+struct SolverBenchTests {
+  @Test(arguments: SolverWorkload.allCases)
+  func everyWorkloadBuildsAndTicksAtSeveralSizes(_ workload: SolverWorkload) {
+    for size in [workload.minimumSize, 10, 100] {
+      let system = workload.build(size: size)
+      let built = system.solver.counters
+      for t in 0..<12 { system.tick(t) }
+      let ticks = system.solver.counters - built
+      // A tick that did no solver work would time an empty loop: suggestions move values;
+      // a remove + re-add restores the same values but must touch rows to do it.
+      let work = workload.suggests ? ticks.valuesUpdated : ticks.rowsTouched + ticks.pivots
+      #expect(work > 0, "\(workload) \(size): ticks did no solver work (\(ticks))")
+      #expect(ticks.rebuilds == 0, "\(workload) \(size): a tick rebuilt the tableau")
+    }
+  }
+
+  @Test func theEnamlSystemHasKiwisConstraintAndVariableCounts() {
+    // nucleic/kiwi's enaml_like_benchmark.cpp: 37 variables (2 edited), 111 constraints.
+    let system = SolverWorkload.enaml.build(size: 0)
+    #expect(system.solver.constraintCount == 111)
+    #expect(system.solver.variableCount == 37)
+  }
+
+  @Test func chainHasFourConstraintsPerBoxAndOneEnd() {
+    // Per box: the link to its predecessor, x >= 0, w >= 10, the weak width preference;
+    // then the last box's end at the edited width (Scripts/kiwi_bench.py builds the same).
+    for n in [1, 10, 100] {
+      #expect(SolverWorkload.chain.build(size: n).solver.constraintCount == 4 * n + 1)
+    }
+  }
+
+  @Test func theResultJSONCarriesEveryCounter() throws {
+    let result = SolverWorkload.wide.measure(size: 20, minimumTicks: 12)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.json.utf8)) as? [String: Any])
+    #expect(object["workload"] as? String == "wide")
+    #expect(object["size"] as? Int == 20)
+    #expect(object["ticks"] as? Int == result.ticks)
+    #expect(result.ticks >= 6, "a measurement runs at least one cycle of six tick values")
+    let counterKeys: Set<String> = [
+      "pivots", "rowsTouched", "substitutions", "expansions", "cachedShifts",
+      "valuesUpdated", "repairs", "rebuilds",
+    ]
+    for key in ["buildCounters", "tickCounters"] {
+      let counters = try #require(object[key] as? [String: Int], "\(key) missing")
+      #expect(Set(counters.keys) == counterKeys, "\(key): \(counters.keys.sorted())")
+    }
+    let tickCounters = try #require(object["tickCounters"] as? [String: Int])
+    #expect(tickCounters["valuesUpdated"] == result.tickCounters.valuesUpdated)
+    #expect(tickCounters["repairs"] == result.tickCounters.repairs)
+  }
+}
