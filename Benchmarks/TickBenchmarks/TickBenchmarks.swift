@@ -16,12 +16,12 @@ let sizeThatFits = BenchmarkMetric.custom("sizeThatFits", polarity: .prefersSmal
 
 /// A strategy over a built scene and its workload, advanced one tick per iteration.
 final class TickState {
-  let strategy: any LayoutStrategy
+  let strategy: LayoutStrategy
   var workload: MutationWorkload
 
   init(_ kind: StrategyKind, _ scenario: Scenario) {
     let (scene, generator) = scenario.makeScene()
-    strategy = try! makeStrategy(kind, scene: scene)
+    strategy = try! LayoutStrategy(kind, scene: scene)
     workload = MutationWorkload(scenario: scenario, scene: scene, generator: generator)
     try! strategy.tick([])
   }

@@ -52,10 +52,9 @@ struct AB: ParsableCommand {
     var arguments = ["run"] + runFlags + ["--quiet"]
     let progress = Progress(quiet: judge.quiet)
     // Without --ticks, a pilot (with this build) picks every scenario's ticks per round.
-    let plan: Run
-    do { plan = try Run.parse(runFlags) } catch { throw CommandFailure(Run.message(for: error)) }
-    arguments += try pilotArguments(
-      plan.scenarios(), settings: plan.settings, explicitTicks: plan.scenario.ticks, progress: progress)
+    let run: Run
+    do { run = try Run.parse(runFlags) } catch { throw CommandFailure(Run.message(for: error)) }
+    arguments += try pilotArguments(run.plan, explicitTicks: run.scenario.ticks, progress: progress)
     let (oldRounds, newRounds) = try RoundProcess.withDirectory { directory in
       var oldRounds: [RunReport] = []
       var newRounds: [RunReport] = []

@@ -68,9 +68,8 @@ struct BaselineCommand: ParsableCommand {
         do { report = try ReportFile.load(from) } catch { throw CommandFailure(error.description) }
       } else if roundOutput == nil && rounds > 1 {
         let progress = Progress(quiet: quiet)
-        let (scenarios, settings) = try roundPlan(scenario, quick: quick)
         let pilot = try pilotArguments(
-          scenarios, settings: settings, explicitTicks: scenario.ticks, progress: progress)
+          roundPlan(scenario, quick: quick), explicitTicks: scenario.ticks, progress: progress)
         report = try roundOptions.runRounds(progress: progress, extraArguments: pilot)
         progress.finish()
       } else {
@@ -123,35 +122,27 @@ struct BaselineCommand: ParsableCommand {
 }
 
 /// One round of a baseline (or a calibration run): the scenarios of `run` with these flags,
-/// at a fixed number of ticks (60 unless --ticks), so that counters compare exactly.
+/// at a fixed number of ticks (``RunPlan/roundTicks`` unless --ticks or a pilot chose), so
+/// that counters compare exactly.
 func measureRound(_ scenario: ScenarioOptions, quick: Bool, progress: Progress) throws -> RunReport {
-  let (scenarios, settings) = try roundPlan(scenario, quick: quick)
-  return try onLargeStack {
-    try measure(scenarios, settings: settings, ticks: scenario.ticksByScenario, progress: progress).0
-  }
+  let plan = roundPlan(scenario, quick: quick)
+  return try onLargeStack { try measure(plan, progress: progress).0 }
 }
 
-/// The scenarios and settings of a round of `baseline save` or `calibrate`.
-func roundPlan(_ scenario: ScenarioOptions, quick: Bool) throws -> ([Scenario], RunSettings) {
-  var run = try Run.parse([])
-  run.scenario = scenario
-  run.quick = quick
-  var settings = run.settings
-  settings.timeLimitNs = nil
-  settings.ticks = scenario.ticks ?? 60
-  settings.minimumTicks = settings.ticks
-  return (run.scenarios(), settings)
+/// The plan of a round of `baseline save` or `calibrate`.
+func roundPlan(_ scenario: ScenarioOptions, quick: Bool) -> RunPlan {
+  var choices = scenario.choices(quick: quick, inRounds: true)
+  choices.ticks = scenario.ticks ?? RunPlan.roundTicks
+  return RunPlan.matrix(choices)
 }
 
 /// Without --ticks, the ticks per round of each scenario from a pilot (``RoundLength``), as
 /// the arguments that give them to every round's process.
-func pilotArguments(_ scenarios: [Scenario], settings: RunSettings, explicitTicks: Int?, progress: Progress)
-  throws -> [String]
-{
+func pilotArguments(_ plan: RunPlan, explicitTicks: Int?, progress: Progress) throws -> [String] {
   guard explicitTicks == nil else { return [] }
   progress.update("pilot: choosing ticks per round")
   let ticks: [String: Int]
-  do { ticks = try onLargeStack { try RoundLength.pilot(scenarios, settings: settings) } } catch {
+  do { ticks = try onLargeStack { try RoundLength.pilot(plan) } } catch {
     throw CommandFailure("\(error)")
   }
   return ["--scenario-ticks", RoundLength.encode(ticks)]
@@ -270,31 +261,6 @@ struct Compare: ParsableCommand {
 
   /// Runs the base report's scenarios again, once, in this process.
   func rerun(_ base: RunReport, progress: Progress) throws -> RunReport {
-    var groups: [Scenario: (strategies: [StrategyKind], ticks: Int, warmup: Int)] = [:]
-    var order: [Scenario] = []
-    for result in base.results {
-      guard let shape = Shape(rawValue: result.shape), let mutation = MutationKind(rawValue: result.mutation),
-        let strategy = StrategyKind(rawValue: result.strategy)
-      else {
-        throw CommandFailure("the baseline's result \(result.key) names an unknown shape, mutation or strategy")
-      }
-      let scenario = Scenario(shape: shape, size: result.size, mutation: mutation, perTick: result.perTick, seed: result.seed)
-      if groups[scenario] == nil { order.append(scenario) }
-      // A merged report's `ticks` are one round's.
-      groups[scenario, default: ([], result.ticks, result.warmupTicks)].strategies.append(strategy)
-    }
-    var results: [RunResult] = []
-    for scenario in order {
-      let group = groups[scenario]!
-      let settings = RunSettings(
-        strategies: group.strategies, ticks: group.ticks, warmupTicks: group.warmup, hz: base.hz,
-        timeLimitNs: nil, minimumTicks: group.ticks, verifyFrames: true)
-      var runner = ScenarioRunner(settings: settings, probe: JemallocProbe())
-      runner.progress = { progress.update($0) }
-      do { results += try runner.run(scenario).results } catch { throw CommandFailure(error.description) }
-    }
-    return RunReport(
-      hz: base.hz, measurementOverheadNs: ScenarioRunner.measureOverhead(),
-      environment: environmentInfo(), results: results)
+    try measure(RunPlan.rerunning(base), progress: progress).0
   }
 }

@@ -72,9 +72,8 @@ struct Calibrate: ParsableCommand {
     if from.isEmpty {
       let progress = Progress(quiet: quiet)
       // One pilot for every run, so that all runs measure the same ticks.
-      let (scenarios, settings) = try roundPlan(scenario, quick: quick)
       let pilot = try pilotArguments(
-        scenarios, settings: settings, explicitTicks: scenario.ticks, progress: progress)
+        roundPlan(scenario, quick: quick), explicitTicks: scenario.ticks, progress: progress)
       for run in 0..<runs {
         progress.update("run \(run + 1)/\(runs)")
         reports.append(try roundOptions.runRounds(progress: progress, extraArguments: pilot))

@@ -66,8 +66,9 @@ struct InstructionCounter {
     process.executableURL = URL(fileURLWithPath: valgrind)
     process.arguments = [
       "--tool=callgrind", "--callgrind-out-file=\(output)", "--toggle-collect=\(Self.tickSymbol)",
-      binary, "run", "--shape", result.shape, "--size", "\(result.size)", "--mutation",
-      result.mutation, "--per-tick", "\(result.perTick)", "--strategy", result.strategy,
+      binary, "run", "--shape", result.shape.rawValue, "--size", "\(result.size)", "--mutation",
+      result.mutation.rawValue, "--per-tick", "\(result.perTick)", "--strategy",
+      result.strategy.rawValue,
       "--ticks", "\(ticks)", "--warmup", "2", "--seed", "\(result.seed)", "--quiet",
       "--no-verify",
     ]

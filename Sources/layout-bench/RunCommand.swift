@@ -30,52 +30,9 @@ struct Run: ParsableCommand {
     }
   }
 
-  static let defaultShapes: [Shape] = [.deep, .wide, .feed]
-  static let defaultMutations: [MutationKind] = [.text, .resize]
-
-  static func defaultSizes(_ shape: Shape) -> [Int] {
-    switch shape {
-    case .deep, .wide: [100, 1000]
-    // A 1000-cell feed (11,000 views) takes over a minute to build under Auto Layout: each
-    // required inequality that needs a phase-one insertion copies the solver's tableau.
-    case .feed: [100, 300]
-    case .balanced, .random: [1000]
-    }
-  }
-
-  /// The scenarios the flags ask for.
-  func scenarios() -> [Scenario] {
-    let shapes = scenario.shape.map { [$0] } ?? Self.defaultShapes
-    var mutations = scenario.mutation.map { [$0] } ?? Self.defaultMutations
-    var list: [Scenario] = []
-    for shape in shapes {
-      if scenario.mutation == nil, shape == .feed, scenario.shape == .feed { mutations = Self.defaultMutations }
-      var sizes = scenario.size.map { [$0] } ?? Self.defaultSizes(shape)
-      if quick && scenario.size == nil { sizes = [sizes[0]] }
-      for size in sizes {
-        for mutation in mutations {
-          list.append(
-            Scenario(shape: shape, size: size, mutation: mutation, perTick: scenario.perTick, seed: scenario.seed))
-        }
-      }
-    }
-    return list
-  }
-
-  var settings: RunSettings {
-    let explicitTicks = scenario.ticks
-    let ticks = explicitTicks ?? (quick ? 20 : 120)
-    // Rounds must do the same work (their counters are merged and must agree), so a run in
-    // rounds measures a fixed number of ticks.
-    let fixed = explicitTicks != nil || roundOptions.rounds > 1
-    return RunSettings(
-      strategies: scenario.strategy.kinds, ticks: ticks,
-      warmupTicks: quick ? min(scenario.warmup, 3) : scenario.warmup, hz: scenario.hz,
-      // Otherwise slow scenarios stop after 1.5 s of measuring (but keep 20 ticks) so the
-      // default matrix stays well under a minute.
-      timeLimitNs: fixed ? nil : 1_500_000_000,
-      minimumTicks: fixed ? ticks : 20,
-      verifyFrames: !scenario.noVerify)
+  /// What these flags measure.
+  var plan: RunPlan {
+    RunPlan.matrix(scenario.choices(quick: quick, inRounds: roundOptions.rounds > 1))
   }
 
   func run() throws {
@@ -87,11 +44,8 @@ struct Run: ParsableCommand {
         try scenario.measuringInstructions(report, quiet: output.quiet), timelines: [],
         output: output)
     }
-    let scenarios = scenarios()
-    let settings = settings
-    let (report, timelines) = try onLargeStack {
-      try measure(scenarios, settings: settings, ticks: scenario.ticksByScenario, progress: progress)
-    }
+    let plan = plan
+    let (report, timelines) = try onLargeStack { try measure(plan, progress: progress) }
     progress.finish()
     if let path = roundOptions.roundOutput { return try roundOptions.writeRound(report, to: path) }
     try emit(
@@ -100,35 +54,15 @@ struct Run: ParsableCommand {
   }
 }
 
-/// Runs scenarios into a report.
-/// `ticks` overrides the settings' tick count per scenario (keyed by its description).
-func measure(
-  _ scenarios: [Scenario], settings: RunSettings, ticks: [String: Int] = [:], progress: Progress
-) throws -> (RunReport, [RunTimeline]) {
-  var runner = ScenarioRunner(settings: settings, probe: JemallocProbe())
-  var results: [RunResult] = []
-  var timelines: [RunTimeline] = []
-  for (i, scenario) in scenarios.enumerated() {
-    noteLargeScene(scenario, settings.strategies)
-    runner.settings = settings
-    if let count = ticks[scenario.description] {
-      runner.settings.ticks = count
-      runner.settings.minimumTicks = count
-      runner.settings.timeLimitNs = nil
-    }
-    runner.progress = { progress.update("[\(i + 1)/\(scenarios.count)] \($0)") }
-    do {
-      let (r, t) = try runner.run(scenario)
-      results += r
-      timelines += t
-    } catch {
-      throw CommandFailure(error.description)
-    }
+/// Runs a plan in this process, with allocation counts, notes on large scenes and progress.
+func measure(_ plan: RunPlan, progress: Progress) throws -> (RunReport, [RunTimeline]) {
+  for entry in plan.entries { noteLargeScene(entry.scenario, entry.settings.strategies) }
+  do {
+    return try plan.measure(
+      probe: JemallocProbe(), environment: environmentInfo(), progress: { progress.update($0) })
+  } catch {
+    throw CommandFailure(error.description)
   }
-  let report = RunReport(
-    hz: settings.hz, measurementOverheadNs: ScenarioRunner.measureOverhead(),
-    environment: environmentInfo(), results: results)
-  return (report, timelines)
 }
 
 /// Prints the table (unless a report goes to standard output) and writes the report files.

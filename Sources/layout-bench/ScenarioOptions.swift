@@ -18,7 +18,7 @@ enum StrategyChoice: String, ExpressibleByArgument, CaseIterable {
   }
 }
 
-/// The scenario flags shared by `run` and `sweep` (DESIGN.md section 7).
+/// The scenario flags shared by `run`, `sweep`, `baseline save` and `calibrate`.
 struct ScenarioOptions: ParsableArguments {
   @Option(help: "Tree shape: \(Shape.allCases.map(\.rawValue).joined(separator: ", ")). Default: deep, wide and feed.")
   var shape: Shape?
@@ -54,6 +54,25 @@ struct ScenarioOptions: ParsableArguments {
   /// pilot (``RoundLength``), as `feed300/textx1=1000,...`.
   @Option(help: .hidden)
   var scenarioTicks: String?
+
+  /// The plan's choices these flags make.
+  func choices(quick: Bool, inRounds: Bool) -> RunPlan.Choices {
+    var choices = RunPlan.Choices()
+    choices.shape = shape
+    choices.size = size
+    choices.mutation = mutation
+    choices.perTick = perTick
+    choices.seed = seed
+    choices.strategies = strategy.kinds
+    choices.ticks = ticks
+    choices.warmup = warmup
+    choices.hz = hz
+    choices.verifyFrames = !noVerify
+    choices.quick = quick
+    choices.inRounds = inRounds
+    choices.ticksByScenario = ticksByScenario
+    return choices
+  }
 
   /// ``scenarioTicks`` parsed (empty when not given).
   var ticksByScenario: [String: Int] { scenarioTicks.flatMap(RoundLength.decode) ?? [:] }

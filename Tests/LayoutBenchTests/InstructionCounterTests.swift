@@ -14,7 +14,7 @@ import Testing
   static func syntheticRunResult() -> RunResult {
     let stats = TickStatistics(samples: [1000, 1100, 1200])
     return RunResult(
-      strategy: "bottom-up", shape: "wide", size: 50, mutation: "resize", perTick: 2, seed: 9,
+      strategy: .bottomUp, shape: .wide, size: 50, mutation: .resize, perTick: 2, seed: 9,
       views: 51, ticks: 3, warmupTicks: 1, tickNs: stats, overBudget: 0, missedFrames: 0,
       overrunNs: .init(p50: 0, p99: 0), hitchMsPerS: 0, budgets: [], phasesNs: [:],
       counters: [:], allocations: .init(countPerTick: 0, bytesPerTick: 0),

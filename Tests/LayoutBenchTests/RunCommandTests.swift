@@ -10,14 +10,15 @@ struct RunCommandTests {
   @Test func noArgumentsIsTheDefaultMatrix() throws {
     let command = try LayoutBench.parseAsRoot([])
     let run = try #require(command as? Run)
-    let scenarios = run.scenarios()
+    let plan = run.plan
+    let scenarios = plan.scenarios
     // deep, wide, feed at two sizes, with text and resize: twelve scenarios, all strategies.
     #expect(scenarios.count == 12)
     #expect(Set(scenarios.map(\.shape)) == [.deep, .wide, .feed])
     #expect(Set(scenarios.map(\.mutation)) == [.text, .resize])
-    #expect(run.settings.strategies.count == 3)
-    let quick = try #require(try LayoutBench.parseAsRoot(["run", "--quick"]) as? Run)
-    #expect(quick.scenarios().count == 6 && quick.scenarios().allSatisfy { $0.size == 100 })
+    #expect(plan.entries.allSatisfy { $0.settings.strategies.count == 3 })
+    let quick = try #require(try LayoutBench.parseAsRoot(["run", "--quick"]) as? Run).plan
+    #expect(quick.scenarios.count == 6 && quick.scenarios.allSatisfy { $0.size == 100 })
   }
 
   @Test func flagsNameOneScenario() throws {
@@ -25,22 +26,24 @@ struct RunCommandTests {
       "--shape", "feed", "--size", "200", "--mutation", "churn", "--per-tick", "3", "--ticks", "50",
       "--strategy", "bottom-up", "--hz", "120", "--seed", "42",
     ])
-    let scenarios = run.scenarios()
-    #expect(scenarios.count == 1)
-    #expect(scenarios[0].description == "feed200/churnx3" && scenarios[0].seed == 42)
-    #expect(run.settings.strategies == [.bottomUp] && run.settings.hz == 120)
-    #expect(run.settings.ticks == 50 && run.settings.timeLimitNs == nil)
+    let plan = run.plan
+    #expect(plan.entries.count == 1)
+    let (scenario, settings) = (plan.entries[0].scenario, plan.entries[0].settings)
+    #expect(scenario.description == "feed200/churnx3" && scenario.seed == 42)
+    #expect(settings.strategies == [.bottomUp] && settings.hz == 120 && plan.hz == 120)
+    #expect(settings.ticks == 50 && settings.timeLimitNs == nil)
   }
 
   /// Rounds are merged only when they did the same work, so a run in rounds measures a
   /// fixed number of ticks even without --ticks (a time limit gave each round its own count,
   /// and `run --rounds 10` failed with "counters differ").
   @Test func roundsMeasureAFixedNumberOfTicks() throws {
-    let single = try Run.parse(["--shape", "feed", "--size", "10"])
-    #expect(single.settings.timeLimitNs != nil)
+    let single = try Run.parse(["--shape", "feed", "--size", "10"]).plan.entries[0].settings
+    #expect(single.timeLimitNs != nil)
     let rounds = try Run.parse(["--shape", "feed", "--size", "10", "--rounds", "3"])
-    #expect(rounds.settings.timeLimitNs == nil)
-    #expect(rounds.settings.ticks == 120 && rounds.settings.minimumTicks == 120)
+      .plan.entries[0].settings
+    #expect(rounds.timeLimitNs == nil)
+    #expect(rounds.ticks == 120 && rounds.minimumTicks == 120)
   }
 
   @Test(arguments: [

@@ -31,13 +31,13 @@ import Testing
 
 /// A run result with given samples and counters.
 func syntheticResult(
-  strategy: String = "coalesced", samples: [Double], counters: [String: Double] = ["layoutSubviews": 12],
+  strategy: StrategyKind = .coalesced, samples: [Double], counters: [String: Double] = ["layoutSubviews": 12],
   allocations: Double = 40, ticks: Int? = nil, rounds: [RunResult.RoundSummary]? = nil
 ) -> RunResult {
   let stats = TickStatistics(samples: samples)
   let assessment = FrameBudget(hz: 60).assess(samples)
   var result = RunResult(
-    strategy: strategy, shape: "feed", size: 100, mutation: "text", perTick: 1, seed: 1, views: 1100,
+    strategy: strategy, shape: .feed, size: 100, mutation: .text, perTick: 1, seed: 1, views: 1100,
     ticks: ticks ?? samples.count, warmupTicks: 10, tickNs: stats, overBudget: assessment.overBudget,
     missedFrames: assessment.missedFrames, overrunNs: .init(p50: 0, p99: 0),
     hitchMsPerS: assessment.hitchMsPerS, budgets: [], phasesNs: [:], counters: counters,
@@ -66,7 +66,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
 }
 
 @Suite struct ComparisonTests {
-  let strategies = ["coalesced", "eager", "bottom-up"]
+  let strategies: [StrategyKind] = [.coalesced, .eager, .bottomUp]
   /// Both sides in one time window (as `ab` measures them): no run-to-run allowance, so the
   /// round statistics alone decide.
   let window = Comparison.Settings(interleaved: true)
@@ -245,7 +245,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
 
   @Test func nothingInCommonIsNotAPass() {
     var other = report(seed: 2)
-    for i in other.results.indices { other.results[i].shape = "wide" }
+    for i in other.results.indices { other.results[i].shape = .wide }
     let comparison = Comparison.compare(base: report(seed: 1), new: other)
     #expect(comparison.exitCode == 1)
     #expect(comparison.verdictLine.hasPrefix("NOTHING COMPARED"))
@@ -394,8 +394,8 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     ("hz = 144", "hz is 144, not 60 or 120"),
     ("hz = 0", "hz is 0, not a whole number of at least 1"),
     ("budgetNs = -1", "budgetNs is -1.0, not a positive finite number"),
-    ("results[0].shape = 'circle'", "results[0].shape is 'circle', not one of"),
-    ("results[0].strategy = 'lazy'", "results[0].strategy is 'lazy', not one of"),
+    ("results[0].shape = 'circle'", "invalid value at results[0].shape: 'circle' is not one of"),
+    ("results[0].strategy = 'lazy'", "invalid value at results[0].strategy: 'lazy' is not one of"),
     ("results = []", "results is empty"),
     ("results[0].samplesNs = []", "results[0].samplesNs is empty"),
     ("results[0].samplesNs[3] = -2", "results[0].samplesNs[3] is -2.0"),
@@ -489,8 +489,8 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
 @Suite struct RoundMergeTests {
   func round(_ center: Double, seed: UInt64, counters: [String: Double] = ["solves": 1]) -> RunReport {
     syntheticReport([
-      syntheticResult(strategy: "coalesced", samples: ticks(center, count: 50, seed: seed), counters: counters),
-      syntheticResult(strategy: "eager", samples: ticks(2 * center, count: 50, seed: seed + 1), counters: counters),
+      syntheticResult(strategy: .coalesced, samples: ticks(center, count: 50, seed: seed), counters: counters),
+      syntheticResult(strategy: .eager, samples: ticks(2 * center, count: 50, seed: seed + 1), counters: counters),
     ])
   }
 
@@ -517,7 +517,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
   /// Rounds of `strategies` results at `center` x `scale`, with a tight round spread.
   func report(scale: Double, seed: UInt64, spread: Double = 0.02) -> RunReport {
     syntheticReport(
-      ["coalesced", "eager", "bottom-up"].enumerated().map { i, name in
+      StrategyKind.allCases.enumerated().map { i, name in
         let center = 1_000_000 * Double(i + 1) * scale
         return syntheticResult(
           strategy: name, samples: ticks(center, seed: seed &+ UInt64(i)),

@@ -12,8 +12,8 @@ private enum Fixture {
   /// A result whose statistics and budget figures are derived from `samplesNs` the way a run
   /// derives them, so the page sees consistent numbers.
   static func reportResult(
-    strategy: String = "autolayout", shape: String = "feed", size: Int = 100,
-    mutation: String = "setText", samplesNs: [Double], hz: Int = 60
+    strategy: StrategyKind = .coalesced, shape: Shape = .feed, size: Int = 100,
+    mutation: MutationKind = .text, samplesNs: [Double], hz: Int = 60
   ) -> RunResult {
     let budget = FrameBudget(hz: hz)
     let stats =
@@ -46,14 +46,14 @@ private enum Fixture {
   }
 
   static func sweep(
-    _ strategy: String, shape: String = "feed", exponent: Double, scaleNs: Double,
+    _ strategy: StrategyKind, shape: Shape = .feed, exponent: Double, scaleNs: Double,
     budgetNs: Double = FrameBudget(hz: 60).nanoseconds
   ) -> SweepResult {
     let sizes = [10, 100, 1_000, 10_000]
     let p50 = sizes.map { scaleNs * pow(Double($0), exponent) }
     let p99 = p50.map { $0 * 1.6 }
     return SweepResult(
-      strategy: strategy, shape: shape, mutation: "setText", sizes: sizes, p50Ns: p50,
+      strategy: strategy, shape: shape, mutation: .text, sizes: sizes, p50Ns: p50,
       p99Ns: p99,
       p50Exponent: loglogSlope(sizes.map(Double.init), p50),
       p99Exponent: loglogSlope(sizes.map(Double.init), p99),
@@ -70,19 +70,19 @@ private enum Fixture {
         "command": "layout-bench run --shape feed --size 100 <all>",
       ],
       results: [
-        reportResult(strategy: "frames", samplesNs: noisySamples(count: 600, baseMs: 1.2)),
+        reportResult(strategy: .bottomUp, samplesNs: noisySamples(count: 600, baseMs: 1.2)),
         reportResult(
-          strategy: "autolayout",
+          strategy: .coalesced,
           samplesNs: noisySamples(count: 600, baseMs: 6, spikeMs: 22, seed: 2)),
         reportResult(
-          strategy: "autolayout-eager", shape: "deep", size: 12,
+          strategy: .eager, shape: .deep, size: 12,
           samplesNs: noisySamples(count: 300, baseMs: 19, spikeMs: 140, seed: 3)),
       ],
       sweeps: [
-        sweep("frames", exponent: 1.0, scaleNs: 2_000),
-        sweep("autolayout", exponent: 1.1, scaleNs: 9_000),
-        sweep("autolayout-eager", exponent: 1.9, scaleNs: 150),
-        sweep("frames", shape: "deep", exponent: 1.2, scaleNs: 3_000),
+        sweep(.bottomUp, exponent: 1.0, scaleNs: 2_000),
+        sweep(.coalesced, exponent: 1.1, scaleNs: 9_000),
+        sweep(.eager, exponent: 1.9, scaleNs: 150),
+        sweep(.bottomUp, shape: .deep, exponent: 1.2, scaleNs: 3_000),
       ])
   }
 
@@ -185,7 +185,7 @@ private enum Fixture {
     var report = Fixture.sampleReport()
     report.environment["host"] = "<script>alert('x')</script>"
     report.environment["a&b"] = "\"quoted\""
-    report.results[0].strategy = "<b>bold</b>"
+    report.environment["command"] = "<b>bold</b>"
     let html = renderHTML(report, title: "<i>t</i>")
     #expect(!html.contains("<script"))
     #expect(!html.contains("<b>"))
@@ -199,20 +199,20 @@ private enum Fixture {
   @Test func overBudgetRowIsMarkedByColourAndText() throws {
     let html = renderHTML(Fixture.sampleReport())
     let rows = html.components(separatedBy: "\n").filter { $0.hasPrefix("<tr class=") }
-    let over = try #require(rows.first { $0.contains("autolayout-eager") })
+    let over = try #require(rows.first { $0.contains("<td>eager</td>") })
     #expect(over.hasPrefix("<tr class=\"over\">"))
     #expect(over.contains("OVER"))
-    let spiky = try #require(rows.first { $0.contains("<td>autolayout</td>") })
+    let spiky = try #require(rows.first { $0.contains("<td>coalesced</td>") })
     #expect(spiky.hasPrefix("<tr class=\"spikes\">"))
     #expect(spiky.contains("spikes"))
-    let fine = try #require(rows.first { $0.contains("<td>frames</td>") })
+    let fine = try #require(rows.first { $0.contains("<td>bottom-up</td>") })
     #expect(fine.hasPrefix("<tr class=\"ok\">"))
     #expect(!fine.contains("OVER"))
     // The verdict comes from the hitch bands, as words, not just colour.
     #expect(over.contains(">critical</span>"))
     #expect(fine.contains(">good</span>"))
     // p99 is far over: the share of the budget reads well above 100%.
-    #expect(rows.contains { $0.contains("<td>autolayout-eager</td>") && $0.contains("%</td>") })
+    #expect(rows.contains { $0.contains("<td>eager</td>") && $0.contains("%</td>") })
   }
 
   @Test(arguments: [
@@ -294,7 +294,7 @@ private enum Fixture {
     for label in [">10</text>", ">100</text>", ">1k</text>", ">10k</text>", ">1 ms</text>"] {
       #expect(html.contains(label), "\(label)")
     }
-    #expect(html.contains("class=\"legend\"><title>autolayout-eager</title>"))
+    #expect(html.contains("class=\"legend\"><title>eager</title>"))
     #expect(html.contains("<td class=\"num\">1.00</td>"))
     #expect(html.contains("<td class=\"num\">1.90</td>"))
     // feed/frames: p99 is 3.2 ms at 1k views and 32 ms at 10k.
@@ -325,12 +325,12 @@ private enum Fixture {
     let edges = RunReport(
       hz: 120, measurementOverheadNs: 2_500, environment: ["note": "edge cases"],
       results: [
-        Fixture.reportResult(strategy: "one-sample", samplesNs: [3e6], hz: 120),
+        Fixture.reportResult(size: 1, samplesNs: [3e6], hz: 120),
         Fixture.reportResult(
-          strategy: "all-equal", samplesNs: [Double](repeating: 4e6, count: 40), hz: 120),
-        Fixture.reportResult(strategy: "empty", samplesNs: [], hz: 120),
+          size: 2, samplesNs: [Double](repeating: 4e6, count: 40), hz: 120),
+        Fixture.reportResult(size: 3, samplesNs: [], hz: 120),
         Fixture.reportResult(
-          strategy: "outlier", samplesNs: [Double](repeating: 2e6, count: 999) + [5e9], hz: 120),
+          size: 4, samplesNs: [Double](repeating: 2e6, count: 999) + [5e9], hz: 120),
       ])
     let environment = ProcessInfo.processInfo.environment
     if let path = environment["HTML_REPORT_SAMPLE"] {

@@ -32,7 +32,7 @@ func sampleFeed(cells: Int, width: Double = 320) -> Scene {
 @Suite struct StrategyAgreementTests {
   @Test func threeStrategiesAgreeOnAFeed() throws {
     let scene = sampleFeed(cells: 4)
-    let strategies = try StrategyKind.allCases.map { try makeStrategy($0, scene: scene) }
+    let strategies = try StrategyKind.allCases.map { try LayoutStrategy($0, scene: scene) }
     for strategy in strategies { try strategy.tick([]) }
     try FrameCheck.compare(strategies)
     let body = try #require(strategies[0].tree.views[17])

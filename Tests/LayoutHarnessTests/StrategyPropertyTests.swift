@@ -11,7 +11,7 @@ import Testing
   func check(scene start: Scene, generator: inout SceneGenerator, ticks: Int) throws {
     var scene = start
     generator.continueIDs(after: scene)
-    let strategies = try StrategyKind.allCases.map { try makeStrategy($0, scene: scene) }
+    let strategies = try StrategyKind.allCases.map { try LayoutStrategy($0, scene: scene) }
     for strategy in strategies { try strategy.tick([]) }
     try FrameCheck.compare(strategies)
     for _ in 0..<ticks {
@@ -29,7 +29,7 @@ import Testing
         return
       }
     }
-    let fresh = try [StrategyKind.coalesced, .bottomUp].map { try makeStrategy($0, scene: scene) }
+    let fresh = try [StrategyKind.coalesced, .bottomUp].map { try LayoutStrategy($0, scene: scene) }
     for strategy in fresh { try strategy.tick([]) }
     try FrameCheck.compare([
       ("incremental coalesced", strategies[0].tree), ("incremental eager", strategies[1].tree),
@@ -64,8 +64,8 @@ import Testing
   @Test func aMismatchNamesTheViewAndBothFrames() throws {
     var generator = SceneGenerator(seed: 5)
     let scene = generator.feed(cells: 3)
-    let a = try makeStrategy(.coalesced, scene: scene)
-    let b = try makeStrategy(.bottomUp, scene: scene)
+    let a = try LayoutStrategy(.coalesced, scene: scene)
+    let b = try LayoutStrategy(.bottomUp, scene: scene)
     try a.tick([])
     try b.tick([])
     // Change one tree only: the check must catch it and say where.
@@ -103,9 +103,9 @@ import Testing
   func eagerSolvesOncePerMutationCoalescedOncePerTick(k: Int) throws {
     var generator = SceneGenerator(seed: 11)
     let scene = generator.feed(cells: 20)
-    let coalesced = try makeStrategy(.coalesced, scene: scene)
-    let eager = try makeStrategy(.eager, scene: scene)
-    let bottomUp = try makeStrategy(.bottomUp, scene: scene)
+    let coalesced = try LayoutStrategy(.coalesced, scene: scene)
+    let eager = try LayoutStrategy(.eager, scene: scene)
+    let bottomUp = try LayoutStrategy(.bottomUp, scene: scene)
     for s in [coalesced, eager, bottomUp] { try s.tick([]) }
     for round in 0..<3 {
       let batch = textChanges(scene, count: k, round: round)

@@ -426,7 +426,7 @@ enum SweepChart {
       svg += SVG.line(frame.plotLeft, y(budget), frame.plotRight, y(budget), cls: "budget")
     }
     for sweep in sweeps {
-      let colour = colours[sweep.strategy] ?? palette[0]
+      let colour = colours[sweep.strategy.rawValue] ?? palette[0]
       for (values, dashed) in [(sweep.p50Ns, true), (sweep.p99Ns, false)] {
         let points = zip(sweep.sizes, values).filter { $0.0 > 0 && $0.1 > 0 && $0.1.isFinite }
           .map { (x(Double($0.0)), y($0.1 / 1e6)) }
@@ -500,12 +500,12 @@ enum SweepChart {
     var top = frame.plotTop + 10
     var svg = ""
     var seen: Set<String> = []
-    for sweep in sweeps where seen.insert(sweep.strategy).inserted {
-      let colour = colours[sweep.strategy] ?? palette[0]
+    for sweep in sweeps where seen.insert(sweep.strategy.rawValue).inserted {
+      let colour = colours[sweep.strategy.rawValue] ?? palette[0]
       svg += SVG.line(
         left, top, left + 22, top, cls: "legend-swatch", extra: " stroke=\"\(colour)\"")
       // Long names are shortened to fit the margin; the full name stays in a tooltip.
-      let name = sweep.strategy
+      let name = sweep.strategy.rawValue
       let short = name.count > 22 ? String(name.prefix(21)) + "\u{2026}" : name
       svg += "<text x=\"\(SVG.n(left + 30))\" y=\"\(SVG.n(top + 4))\" class=\"legend\">"
       svg += "<title>\(HTMLText.escape(name))</title>\(HTMLText.escape(short))</text>\n"

@@ -103,9 +103,9 @@ struct HTMLReportPage {
     let barWidth = HTMLText.fixed(min(max(share, 0), 1) * 100, 0)
     html += "<tr class=\"\(status.rowClass)\">"
     html += "<td class=\"status\">\(status.marker)</td>"
-    html += "<td><a href=\"#run-\(index)\">\(HTMLText.escape(result.shape)) \(result.size)</a></td>"
-    html += "<td>\(HTMLText.escape(result.mutation)) &#215;\(result.perTick)</td>"
-    html += "<td>\(HTMLText.escape(result.strategy))</td>"
+    html += "<td><a href=\"#run-\(index)\">\(HTMLText.escape(result.shape.rawValue)) \(result.size)</a></td>"
+    html += "<td>\(HTMLText.escape(result.mutation.rawValue)) &#215;\(result.perTick)</td>"
+    html += "<td>\(HTMLText.escape(result.strategy.rawValue))</td>"
     html += "<td class=\"num\">\(HTMLText.ms(result.tickNs.p50))</td>"
     html += "<td class=\"num\">\(HTMLText.ms(result.tickNs.p99))</td>"
     html += "<td class=\"num\">\(HTMLText.ms(result.tickNs.max))</td>"
@@ -139,14 +139,14 @@ struct HTMLReportPage {
     html += "against log size: 1 means linear growth, 2 quadratic.</p>\n"
     // One colour per strategy across every sweep chart, so a strategy reads the same
     // everywhere; sorted names keep the assignment stable.
-    let strategies = Array(Set(report.sweeps.map(\.strategy))).sorted()
+    let strategies = Array(Set(report.sweeps.map(\.strategy.rawValue))).sorted()
     var colours: [String: String] = [:]
     for (index, name) in strategies.enumerated() {
       colours[name] = SweepChart.palette[index % SweepChart.palette.count]
     }
     for group in sweepGroups() {
       let first = group[0]
-      let heading = "\(HTMLText.escape(first.shape)) / \(HTMLText.escape(first.mutation))"
+      let heading = "\(HTMLText.escape(first.shape.rawValue)) / \(HTMLText.escape(first.mutation.rawValue))"
       html += "<section class=\"sweep\">\n<h3>\(heading)</h3>\n"
       html += SweepChart.render(group, budgetNs: report.budgetNs, colours: colours)
       writeSweepTable(group)
@@ -183,7 +183,7 @@ struct HTMLReportPage {
       } else {
         largest = "<span class=\"bad\">none fits</span>"
       }
-      html += "<tr><td>\(HTMLText.escape(sweep.strategy))</td><td class=\"num\">\(range)</td>"
+      html += "<tr><td>\(HTMLText.escape(sweep.strategy.rawValue))</td><td class=\"num\">\(range)</td>"
       html += "<td class=\"num\">\(exponent(sweep.p50Exponent))</td>"
       html += "<td class=\"num\">\(exponent(sweep.p99Exponent))</td>"
       html += "<td class=\"num\">\(largest)</td></tr>\n"

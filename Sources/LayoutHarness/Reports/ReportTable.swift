@@ -38,7 +38,7 @@ public enum ReportTable {
     for result in report.results {
       let verdict = Verdict(result, budgetNs: budget)
       rows.append([
-        result.scenarioKey, result.strategy, ms(result.tickNs.p50), ms(result.tickNs.p99),
+        result.scenarioKey, result.strategy.rawValue, ms(result.tickNs.p50), ms(result.tickNs.p99),
         ms(result.tickNs.max), percent(result.tickNs.p99 / budget),
         "\(result.overBudget)/\(result.ticks)", fixed(result.hitchMsPerS, 1),
         fixed(result.counters["solves"] ?? 0, 1), fixed(result.counters["layoutSubviews"] ?? 0, 0),
@@ -91,7 +91,7 @@ public enum ReportTable {
     let header = ["shape/mutation", "strategy", "sizes", "p50 exponent", "p99 exponent", "largest within budget"]
     let rows = report.sweeps.map { sweep in
       [
-        "\(sweep.shape)/\(sweep.mutation)", sweep.strategy,
+        "\(sweep.shape)/\(sweep.mutation)", sweep.strategy.rawValue,
         "\(sweep.sizes.first ?? 0)...\(sweep.sizes.last ?? 0)",
         sweep.p50Exponent.map { fixed($0, 2) } ?? "-", sweep.p99Exponent.map { fixed($0, 2) } ?? "-",
         sweep.largestSizeWithinBudget.map(String.init) ?? "none",

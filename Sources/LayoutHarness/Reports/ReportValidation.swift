@@ -25,15 +25,6 @@ extension RunReport {
     guard !results.isEmpty || !sweeps.isEmpty else { return "results is empty: nothing was measured" }
     for (i, r) in results.enumerated() {
       let at = "results[\(i)]"
-      guard StrategyKind(rawValue: r.strategy) != nil else {
-        return "\(at).strategy is '\(r.strategy)', not one of \(StrategyKind.allCases.map(\.rawValue).joined(separator: ", "))"
-      }
-      guard Shape(rawValue: r.shape) != nil else {
-        return "\(at).shape is '\(r.shape)', not one of \(Shape.allCases.map(\.rawValue).joined(separator: ", "))"
-      }
-      guard MutationKind(rawValue: r.mutation) != nil else {
-        return "\(at).mutation is '\(r.mutation)', not one of \(MutationKind.allCases.map(\.rawValue).joined(separator: ", "))"
-      }
       guard (1...Self.maximumSize).contains(r.size) else { return "\(at).size is \(r.size), not 1 to \(Self.maximumSize)" }
       guard (1...Self.maximumPerTick).contains(r.perTick) else {
         return "\(at).perTick is \(r.perTick), not 1 to \(Self.maximumPerTick)"

@@ -1,6 +1,6 @@
 internal import Foundation
 
-/// A run's results: the JSON report contract (DESIGN.md section 7). `schemaVersion`,
+/// A run's results: the JSON report contract (documented in the README). `schemaVersion`,
 /// `budgetNs` and `results` at the top; per result `strategy`, `shape`, `size`, `mutation`,
 /// `ticks`, `tickNs`, `overBudget`, `hitchMsPerS`, `counters`, `allocations`. Everything
 /// else is additional and may grow; readers ignore keys they do not know.
@@ -36,10 +36,10 @@ public struct RunReport: Codable, Hashable, Sendable {
 
 /// One strategy on one scenario.
 public struct RunResult: Codable, Hashable, Sendable {
-  public var strategy: String
-  public var shape: String
+  public var strategy: StrategyKind
+  public var shape: Shape
   public var size: Int
-  public var mutation: String
+  public var mutation: MutationKind
   public var perTick: Int
   public var seed: UInt64
   /// Views in the scene at the start.
@@ -109,17 +109,17 @@ public struct RunResult: Codable, Hashable, Sendable {
 
   /// Identifies the scenario and strategy across runs (for comparisons).
   public var key: String {
-    "\(strategy)/\(shape)\(size)/\(mutation)x\(perTick)"
+    "\(strategy.rawValue)/\(shape.rawValue)\(size)/\(mutation.rawValue)x\(perTick)"
   }
 
-  public var scenarioKey: String { "\(shape)\(size)/\(mutation)x\(perTick)" }
+  public var scenarioKey: String { "\(shape.rawValue)\(size)/\(mutation.rawValue)x\(perTick)" }
 }
 
 /// A size ladder of one strategy on one shape and mutation.
 public struct SweepResult: Codable, Hashable, Sendable {
-  public var strategy: String
-  public var shape: String
-  public var mutation: String
+  public var strategy: StrategyKind
+  public var shape: Shape
+  public var mutation: MutationKind
   public var sizes: [Int]
   public var p50Ns: [Double]
   public var p99Ns: [Double]
@@ -130,7 +130,7 @@ public struct SweepResult: Codable, Hashable, Sendable {
   public var largestSizeWithinBudget: Int?
 
   public init(
-    strategy: String, shape: String, mutation: String, sizes: [Int], p50Ns: [Double],
+    strategy: StrategyKind, shape: Shape, mutation: MutationKind, sizes: [Int], p50Ns: [Double],
     p99Ns: [Double], p50Exponent: Double?, p99Exponent: Double?, largestSizeWithinBudget: Int?
   ) {
     self.strategy = strategy

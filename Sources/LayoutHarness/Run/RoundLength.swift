@@ -20,22 +20,21 @@ public enum RoundLength {
     return ladder.first { Double($0) >= needed } ?? ladder.last!
   }
 
-  /// Runs every scenario for a few ticks and picks its ticks per round, keyed by the
-  /// scenario's description (`feed300/textx1`).
+  /// Runs every scenario of `plan` for a few ticks and picks its ticks per round, keyed by
+  /// the scenario's description (`feed300/textx1`).
   public static func pilot(
-    _ scenarios: [Scenario], settings: RunSettings, probe: (any AllocationProbe)? = nil
+    _ plan: RunPlan, probe: (any AllocationProbe)? = nil
   ) throws(RunError) -> [String: Int] {
-    var pilot = settings
-    pilot.ticks = 20
-    pilot.minimumTicks = 20
-    pilot.timeLimitNs = nil
-    pilot.warmupTicks = min(settings.warmupTicks, 5)
-    let runner = ScenarioRunner(settings: pilot, probe: probe)
     var choice: [String: Int] = [:]
-    for scenario in scenarios {
-      let results = try runner.run(scenario).results
+    for entry in plan.entries {
+      var pilot = entry.settings
+      pilot.ticks = 20
+      pilot.minimumTicks = 20
+      pilot.timeLimitNs = nil
+      pilot.warmupTicks = min(pilot.warmupTicks, 5)
+      let results = try ScenarioRunner(settings: pilot, probe: probe).run(entry.scenario).results
       let lockstep = results.reduce(0) { $0 + $1.tickNs.p50 } + (results.first?.referenceNs ?? 0)
-      choice[scenario.description] = ticks(lockstepNs: lockstep)
+      choice[entry.scenario.description] = ticks(lockstepNs: lockstep)
     }
     return choice
   }

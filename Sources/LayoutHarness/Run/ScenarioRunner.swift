@@ -62,6 +62,50 @@ public struct RunSettings: Sendable {
   }
 }
 
+/// Which ticks of a run warm up, which are measured, and when the run stops: `warmupTicks`
+/// then `ticks`; with a time limit, the warm-up ends after a quarter of it (at least two
+/// ticks: caches are warm after a couple of ticks anyway), and measuring ends once it has
+/// taken the limit with at least `minimumTicks` measured.
+struct TickSchedule {
+  enum Step: Equatable { case warmup, firstMeasured, measured, stop }
+
+  let warmupTicks: Int
+  let ticks: Int
+  let minimumTicks: Int
+  let limitNs: UInt64?
+  let startedAt: UInt64
+  private(set) var warmedUp = 0
+  private(set) var measured = 0
+  private var measuringSince: UInt64 = 0
+
+  init(_ settings: RunSettings, startedAt: UInt64) {
+    warmupTicks = settings.warmupTicks
+    ticks = settings.ticks
+    minimumTicks = settings.minimumTicks
+    limitNs = settings.timeLimitNs
+    self.startedAt = startedAt
+  }
+
+  /// What the next tick is, at clock time `now`.
+  mutating func next(now: UInt64) -> Step {
+    if measured == 0 {
+      let cut = limitNs.map { warmedUp >= 2 && now &- startedAt > $0 / 4 } ?? false
+      if warmedUp < warmupTicks && !cut {
+        warmedUp += 1
+        return .warmup
+      }
+      guard ticks > 0 else { return .stop }
+      measuringSince = now
+      measured = 1
+      return .firstMeasured
+    }
+    if measured >= ticks { return .stop }
+    if let limitNs, measured >= minimumTicks, now &- measuringSince > limitNs { return .stop }
+    measured += 1
+    return .measured
+  }
+}
+
 /// Times the phases of a tick through the run loop's phase observer: one clock read per
 /// phase boundary, into a preallocated buffer, so the instrumentation inside the measured
 /// interval is a handful of clock reads.
@@ -107,7 +151,7 @@ public struct ScenarioRunner {
   }
 
   private struct Lane {
-    let strategy: any LayoutStrategy
+    let strategy: LayoutStrategy
     let recorder = PhaseRecorder()
     var samples: [Double] = []
     var phases: [[Double]] = TickPhase.allCases.map { _ in [] }
@@ -130,15 +174,15 @@ public struct ScenarioRunner {
     var lanes: [Lane] = []
     for kind in settings.strategies {
       do throws(LayoutError) {
-        lanes.append(Lane(strategy: try makeStrategy(kind, scene: scene)))
+        lanes.append(Lane(strategy: try LayoutStrategy(kind, scene: scene)))
       } catch {
         throw .layout(scenario: scenario, strategy: kind, error)
       }
     }
     // A lone solver strategy is checked against a bottom-up tree that is not measured.
-    var reference: (any LayoutStrategy)?
+    var reference: (LayoutStrategy)?
     if settings.verifyFrames, lanes.count == 1, settings.strategies[0] != .bottomUp {
-      reference = try? makeStrategy(.bottomUp, scene: scene)
+      reference = try? LayoutStrategy(.bottomUp, scene: scene)
     }
     for i in lanes.indices {
       let recorder = lanes[i].recorder
@@ -148,27 +192,15 @@ public struct ScenarioRunner {
     var referenceSamples: [Double] = []
     referenceSamples.reserveCapacity(settings.ticks)
     let calibration = probeSelfCost()
-    let started = monotonicNanos()
-    var measured = 0
-    var warmupDone = 0
-    var measuringSince: UInt64 = 0
-    for t in 0..<(settings.warmupTicks + settings.ticks) {
-      let warm = t >= settings.warmupTicks || warmupDone < 0
-      if let limit = settings.timeLimitNs {
-        // A time limit also shortens the warm-up of slow scenarios (a quarter of the limit,
-        // at least two ticks): their caches are warm after a couple of ticks anyway.
-        if !warm, warmupDone >= 2, monotonicNanos() &- started > limit / 4 {
-          warmupDone = -1
-          continue
-        }
-        if warm, measured >= settings.minimumTicks, monotonicNanos() &- measuringSince > limit {
-          break
-        }
-      }
-      if !warm { warmupDone += 1 }
-      if warm && measured == 0 {
+    var schedule = TickSchedule(settings, startedAt: monotonicNanos())
+    let total = settings.warmupTicks + settings.ticks
+    var t = 0
+    while true {
+      let step = schedule.next(now: monotonicNanos())
+      if step == .stop { break }
+      let warm = step != .warmup
+      if step == .firstMeasured {
         for i in lanes.indices { lanes[i].countersStart = lanes[i].strategy.window.counters }
-        measuringSince = monotonicNanos()
       }
       let mutations = workload.next()
       for i in lanes.indices {
@@ -180,18 +212,17 @@ public struct ScenarioRunner {
         }
       }
       let slice = speed.timeSlice()
-      if warm {
-        measured += 1
-        referenceSamples.append(slice)
-      }
+      if warm { referenceSamples.append(slice) }
       if settings.verifyFrames {
         let checked = lanes.map(\.strategy) + (reference.map { [$0] } ?? [])
         do throws(FrameMismatch) { try FrameCheck.compare(checked) } catch {
           throw .frameMismatch(scenario: scenario, tick: t, error)
         }
       }
-      if t % 16 == 0 { progress?("\(scenario) tick \(t + 1)/\(settings.warmupTicks + settings.ticks)") }
+      if t % 16 == 0 { progress?("\(scenario) tick \(t + 1)/\(total)") }
+      t += 1
     }
+    let measured = schedule.measured
     var results: [RunResult] = []
     var timelines: [RunTimeline] = []
     let referenceNs = referenceSamples.isEmpty ? nil : median(referenceSamples)
@@ -262,8 +293,8 @@ public struct ScenarioRunner {
       phases[phase.rawValue] = median(lane.phases[i])
     }
     return RunResult(
-      strategy: lane.strategy.kind.rawValue, shape: scenario.shape.rawValue, size: scenario.size,
-      mutation: scenario.mutation.rawValue, perTick: scenario.perTick, seed: scenario.seed,
+      strategy: lane.strategy.kind, shape: scenario.shape, size: scenario.size,
+      mutation: scenario.mutation, perTick: scenario.perTick, seed: scenario.seed,
       views: views, ticks: lane.samples.count, warmupTicks: settings.warmupTicks, tickNs: stats,
       overBudget: own.overBudget, missedFrames: own.missedFrames,
       overrunNs: .init(p50: max(0, stats.p50 - budget.nanoseconds), p99: max(0, stats.p99 - budget.nanoseconds)),

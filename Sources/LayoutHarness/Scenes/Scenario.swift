@@ -1,7 +1,7 @@
 import LayoutModel
 
 /// The tree shapes of DESIGN.md section 5.
-public enum Shape: String, Sendable, CaseIterable, Codable {
+public enum Shape: String, Sendable, ReportName {
   /// A chain of nested containers; size = depth (2 * depth + 1 views).
   case deep
   /// One container with `size` children placed one after another (a chain for a solver).
@@ -15,7 +15,7 @@ public enum Shape: String, Sendable, CaseIterable, Codable {
 }
 
 /// What changes every tick.
-public enum MutationKind: String, Sendable, CaseIterable, Codable {
+public enum MutationKind: String, Sendable, ReportName {
   /// K labels change text.
   case text
   /// The window changes size (rotation and live resize); K is ignored.
@@ -81,12 +81,17 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
       + "has \(gigabytes(memory)) GB: use a --size up to about \(largest) (or fewer strategies)"
   }
 
+  /// Whether trees of `shape` can take `mutation` (only a feed is a list that scrolls).
+  public static func supports(_ shape: Shape, _ mutation: MutationKind) -> Bool {
+    mutation != .scroll || shape == .feed
+  }
+
   /// Why this scenario cannot run, if it cannot.
   public var problem: String? {
     if size < 1 { return "size must be at least 1 (got \(size))" }
     if size > 1_000_000 { return "size must be at most 1000000 (got \(size))" }
     if perTick < 1 { return "per-tick must be at least 1 (got \(perTick))" }
-    if mutation == .scroll && shape != .feed {
+    if !Self.supports(shape, mutation) {
       return "the scroll mutation needs a scrolling list: use it with --shape feed"
     }
     return nil

@@ -50,7 +50,7 @@ public enum FrameCheck {
   }
 
   /// Compares strategies with each other.
-  public static func compare(_ strategies: [any LayoutStrategy], tolerance: Double = defaultTolerance)
+  public static func compare(_ strategies: [LayoutStrategy], tolerance: Double = defaultTolerance)
     throws(FrameMismatch)
   {
     try compare(strategies.map { ($0.kind.rawValue, $0.tree) }, tolerance: tolerance)

@@ -1,0 +1,162 @@
+/// What a run measures: scenarios, each with the settings it runs under. The commands build
+/// a plan from their flags (``matrix(_:)``, ``rerunning(_:)``), then ``measure(_:)`` it;
+/// the policy (the default matrix, time limits, fixed ticks for rounds) lives here.
+public struct RunPlan: Sendable {
+  public struct Entry: Sendable {
+    public var scenario: Scenario
+    public var settings: RunSettings
+
+    public init(scenario: Scenario, settings: RunSettings) {
+      self.scenario = scenario
+      self.settings = settings
+    }
+  }
+
+  public var entries: [Entry]
+  /// The refresh rate of the report (every entry's settings share it).
+  public var hz: Int
+
+  public init(entries: [Entry], hz: Int) {
+    self.entries = entries
+    self.hz = hz
+  }
+
+  public var scenarios: [Scenario] { entries.map(\.scenario) }
+
+  // MARK: - The default matrix
+
+  public static let defaultShapes: [Shape] = [.deep, .wide, .feed]
+  public static let defaultMutations: [MutationKind] = [.text, .resize]
+
+  /// The sizes of a shape in the default matrix: big enough to show growth, small enough
+  /// that the whole matrix runs well under a minute.
+  public static func defaultSizes(_ shape: Shape) -> [Int] {
+    switch shape {
+    case .deep, .wide: [100, 1000]
+    // A 1000-cell feed (11,000 views) takes seconds to build under Auto Layout.
+    case .feed: [100, 300]
+    case .balanced, .random: [1000]
+    }
+  }
+
+  /// A timed run stops a slow scenario after this much measuring (keeping
+  /// ``minimumTimedTicks``), so that the default matrix stays well under a minute.
+  public static let timeLimitNs: UInt64 = 1_500_000_000
+  public static let minimumTimedTicks = 20
+  /// Measured ticks of a timed run (`run` without `--ticks`; 20 with `--quick`).
+  public static let timedTicks = 120
+  public static let quickTicks = 20
+  /// Ticks per scenario of a baseline's or a calibration's rounds when neither `--ticks` nor
+  /// a pilot chose them.
+  public static let roundTicks = 60
+
+  /// The user's choices: every axis left `nil` takes the default matrix's values.
+  public struct Choices: Sendable {
+    public var shape: Shape?
+    public var size: Int?
+    public var mutation: MutationKind?
+    public var perTick = 1
+    public var seed: UInt64 = 1
+    public var strategies = StrategyKind.allCases
+    /// Measured ticks; nil: ``timedTicks`` (``quickTicks`` when quick), time-limited unless
+    /// in rounds.
+    public var ticks: Int?
+    public var warmup = 10
+    public var hz = 60
+    public var verifyFrames = true
+    /// The smallest size of each shape, 20 ticks, at most 3 warm-up ticks.
+    public var quick = false
+    /// Every round of a run in rounds must do the same work (their counters are merged
+    /// and must agree), so it measures a fixed number of ticks.
+    public var inRounds = false
+    /// Ticks per scenario chosen by a pilot (``RoundLength``), keyed by description.
+    public var ticksByScenario: [String: Int] = [:]
+
+    public init() {}
+  }
+
+  /// The scenarios and settings that `choices` ask for.
+  public static func matrix(_ choices: Choices) -> RunPlan {
+    let fixed = choices.ticks != nil || choices.inRounds
+    let ticks = choices.ticks ?? (choices.quick ? quickTicks : timedTicks)
+    let settings = RunSettings(
+      strategies: choices.strategies, ticks: ticks,
+      warmupTicks: choices.quick ? min(choices.warmup, 3) : choices.warmup, hz: choices.hz,
+      timeLimitNs: fixed ? nil : timeLimitNs, minimumTicks: fixed ? ticks : minimumTimedTicks,
+      verifyFrames: choices.verifyFrames)
+    var entries: [Entry] = []
+    // Without a shape, a mutation only some shapes support runs on those (only feed scrolls).
+    let shapes = choices.shape.map { [$0] } ?? defaultShapes.filter { shape in
+      choices.mutation.map { Scenario.supports(shape, $0) } ?? true
+    }
+    for shape in shapes {
+      var sizes = choices.size.map { [$0] } ?? defaultSizes(shape)
+      if choices.quick && choices.size == nil { sizes = [sizes[0]] }
+      for size in sizes {
+        for mutation in choices.mutation.map({ [$0] }) ?? defaultMutations {
+          let scenario = Scenario(
+            shape: shape, size: size, mutation: mutation, perTick: choices.perTick,
+            seed: choices.seed)
+          var own = settings
+          if let count = choices.ticksByScenario[scenario.description] {
+            own.ticks = count
+            own.minimumTicks = count
+            own.timeLimitNs = nil
+          }
+          entries.append(Entry(scenario: scenario, settings: own))
+        }
+      }
+    }
+    return RunPlan(entries: entries, hz: choices.hz)
+  }
+
+  /// The scenarios of `base` again, each with the strategies, ticks and warm-up it was
+  /// measured with (a merged report's `ticks` are one round's), frames verified.
+  public static func rerunning(_ base: RunReport) -> RunPlan {
+    var entries: [Entry] = []
+    var index: [Scenario: Int] = [:]
+    for result in base.results {
+      let scenario = Scenario(
+        shape: result.shape, size: result.size, mutation: result.mutation,
+        perTick: result.perTick, seed: result.seed)
+      if let i = index[scenario] {
+        entries[i].settings.strategies.append(result.strategy)
+        continue
+      }
+      index[scenario] = entries.count
+      let settings = RunSettings(
+        strategies: [result.strategy], ticks: result.ticks, warmupTicks: result.warmupTicks,
+        hz: base.hz, timeLimitNs: nil, minimumTicks: result.ticks, verifyFrames: true)
+      entries.append(Entry(scenario: scenario, settings: settings))
+    }
+    return RunPlan(entries: entries, hz: base.hz)
+  }
+
+  // MARK: - Measuring
+
+  /// Runs every entry in this process, in order.
+  /// - Parameters:
+  ///   - probe: counts allocations per tick (nil: not counted).
+  ///   - environment: where and how the run is made, for the report.
+  ///   - progress: told "[i/n] scenario tick t/T" now and then.
+  /// - Throws: the first entry's ``RunError``.
+  public func measure(
+    probe: (any AllocationProbe)?, environment: [String: String],
+    progress: @escaping (String) -> Void = { _ in }
+  ) throws(RunError) -> (report: RunReport, timelines: [RunTimeline]) {
+    var results: [RunResult] = []
+    var timelines: [RunTimeline] = []
+    for (i, entry) in entries.enumerated() {
+      var runner = ScenarioRunner(settings: entry.settings, probe: probe)
+      let prefix = entries.count > 1 ? "[\(i + 1)/\(entries.count)] " : ""
+      runner.progress = { progress(prefix + $0) }
+      let (r, t) = try runner.run(entry.scenario)
+      results += r
+      timelines += t
+    }
+    let report = RunReport(
+      hz: hz, measurementOverheadNs: ScenarioRunner.measureOverhead(), environment: environment,
+      results: results)
+    return (report, timelines)
+  }
+}

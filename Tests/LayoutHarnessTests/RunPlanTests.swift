@@ -1,0 +1,125 @@
+import Testing
+
+@testable import LayoutHarness
+
+/// The run policy that the commands only parse flags for: the default matrix, timed and
+/// fixed-tick settings, reruns of a report, and the sweep fit.
+struct RunPlanTests {
+  @Test func theDefaultMatrixCoversEveryShapeSizeAndMutation() {
+    let plan = RunPlan.matrix(RunPlan.Choices())
+    var expected: [String] = []
+    for shape in RunPlan.defaultShapes {
+      for size in RunPlan.defaultSizes(shape) {
+        for mutation in RunPlan.defaultMutations { expected.append("\(shape)\(size)/\(mutation)x1") }
+      }
+    }
+    #expect(plan.scenarios.map(\.description) == expected)
+    for entry in plan.entries {
+      #expect(entry.settings.strategies == StrategyKind.allCases)
+      #expect(entry.settings.ticks == RunPlan.timedTicks)
+      #expect(entry.settings.timeLimitNs == RunPlan.timeLimitNs)
+      #expect(entry.settings.minimumTicks == RunPlan.minimumTimedTicks)
+    }
+  }
+
+  @Test func quickTakesTheSmallestSizeAndFewTicks() {
+    var choices = RunPlan.Choices()
+    choices.quick = true
+    choices.warmup = 10
+    let plan = RunPlan.matrix(choices)
+    #expect(plan.scenarios.count == RunPlan.defaultShapes.count * RunPlan.defaultMutations.count)
+    for entry in plan.entries {
+      #expect(entry.scenario.size == RunPlan.defaultSizes(entry.scenario.shape)[0])
+      #expect(entry.settings.ticks == RunPlan.quickTicks && entry.settings.warmupTicks == 3)
+    }
+  }
+
+  @Test func roundsAndExplicitTicksAreNotTimeLimited() {
+    var choices = RunPlan.Choices()
+    choices.shape = .feed
+    choices.size = 10
+    choices.inRounds = true
+    let rounds = RunPlan.matrix(choices).entries[0].settings
+    #expect(rounds.timeLimitNs == nil && rounds.ticks == rounds.minimumTicks)
+    choices.inRounds = false
+    choices.ticks = 33
+    let fixed = RunPlan.matrix(choices).entries[0].settings
+    #expect(fixed.timeLimitNs == nil && fixed.ticks == 33 && fixed.minimumTicks == 33)
+  }
+
+  @Test func aPilotsTicksOverrideTheirScenarioOnly() {
+    var choices = RunPlan.Choices()
+    choices.shape = .wide
+    choices.size = 100
+    choices.inRounds = true
+    choices.ticks = 60
+    choices.ticksByScenario = ["wide100/resizex1": 500]
+    let plan = RunPlan.matrix(choices)
+    let ticks = Dictionary(uniqueKeysWithValues: plan.entries.map {
+      ($0.scenario.description, $0.settings.ticks)
+    })
+    #expect(ticks == ["wide100/textx1": 60, "wide100/resizex1": 500])
+  }
+
+  @Test func scrollWithoutAShapeRunsOnlyWhereItCan() {
+    var choices = RunPlan.Choices()
+    choices.mutation = .scroll
+    let plan = RunPlan.matrix(choices)
+    #expect(!plan.entries.isEmpty && plan.scenarios.allSatisfy { $0.shape == .feed })
+    #expect(plan.scenarios.allSatisfy { $0.problem == nil })
+  }
+
+  @Test func aRerunMeasuresEachScenarioOnceWithItsStrategiesAndTicks() throws {
+    var choices = RunPlan.Choices()
+    choices.shape = .deep
+    choices.size = 8
+    choices.ticks = 4
+    choices.warmup = 1
+    choices.strategies = [.coalesced, .bottomUp]
+    choices.seed = 5
+    let (report, _) = try RunPlan.matrix(choices).measure(probe: nil, environment: [:])
+    #expect(report.results.count == 4)
+    let again = RunPlan.rerunning(report)
+    #expect(again.scenarios.map(\.description) == ["deep8/textx1", "deep8/resizex1"])
+    for entry in again.entries {
+      #expect(entry.settings.strategies == [.coalesced, .bottomUp])
+      #expect(entry.settings.ticks == 4 && entry.settings.warmupTicks == 1)
+      #expect(entry.settings.timeLimitNs == nil && entry.scenario.seed == 5)
+    }
+    // The same work again: counters are deterministic for a seed.
+    let (rerun, _) = try again.measure(probe: nil, environment: [:])
+    #expect(rerun.results.map(\.key) == report.results.map(\.key))
+    #expect(rerun.results.map(\.counters) == report.results.map(\.counters))
+  }
+
+  @Test func aSweepFitsTheExponentAndTheLargestSizeWithinBudget() {
+    // p50 grows as size^1.5, p99 is twice p50; a 16.67 ms budget holds sizes up to 1000.
+    func row(_ size: Int) -> RunResult {
+      let p50 = 100 * pow15(Double(size))
+      var result = syntheticRow(size: size, p50: p50, p99: 2 * p50)
+      result.strategy = .coalesced
+      return result
+    }
+    let rows = [10, 100, 1000, 10_000].map(row)
+    let sweep = SweepResult(
+      fitting: rows, strategy: .coalesced, shape: .feed, mutation: .text, budgetNs: 16_666_667)
+    #expect(sweep.sizes == [10, 100, 1000, 10_000])
+    #expect(abs((sweep.p50Exponent ?? 0) - 1.5) < 1e-9)
+    #expect(abs((sweep.p99Exponent ?? 0) - 1.5) < 1e-9)
+    // p99 at 1000: 2 * 100 * 31,623 ns = 6.3 ms (fits); at 10,000: 200 ms (does not).
+    #expect(sweep.largestSizeWithinBudget == 1000)
+  }
+
+  func pow15(_ x: Double) -> Double { x * x.squareRoot() }
+
+  func syntheticRow(size: Int, p50: Double, p99: Double) -> RunResult {
+    var stats = TickStatistics(samples: [p50])
+    stats.p50 = p50
+    stats.p99 = p99
+    return RunResult(
+      strategy: .coalesced, shape: .feed, size: size, mutation: .text, perTick: 1, seed: 1,
+      views: size, ticks: 1, warmupTicks: 0, tickNs: stats, overBudget: 0, missedFrames: 0,
+      overrunNs: .init(p50: 0, p99: 0), hitchMsPerS: 0, budgets: [], phasesNs: [:],
+      counters: [:], allocations: .init(countPerTick: nil, bytesPerTick: nil), samplesNs: [p50])
+  }
+}
