@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # package-benchmark baselines for CI, with a verdict a pipeline can act on. Through
 # `swift package`, a regression and an improvement both exit 1; this script reads which it
-# was and exits like `layout-bench compare`: 0 no change beyond thresholds, 2 regression,
+# was and exits like `layout-bench compare` (ExitStatus.swift): 0 no change beyond thresholds, 2 regression,
 # 4 improvements only, 1 error.
 #
 # Usage: Scripts/bench-baseline.sh update NAME [benchmark options]   record a baseline

@@ -4,7 +4,7 @@
 # them after an intended change; wall clock is never committed (too noisy on shared machines).
 #
 # Usage: Scripts/bench-thresholds.sh [check|update] [extra benchmark arguments]
-# Exit, as `layout-bench compare`: 0 within thresholds, 2 a deviation (stderr says which
+# Exit, as `layout-bench compare` (Sources/LayoutHarness/Regression/ExitStatus.swift): 0 within thresholds, 2 a deviation (stderr says which
 # benchmark and metric), 1 an error.
 set -uo pipefail
 cd "$(dirname "$0")/.."

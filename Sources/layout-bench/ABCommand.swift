@@ -96,5 +96,5 @@ func emit(_ comparison: Comparison, markdown: String?, json: String?) throws {
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
     try OutputFile.write(String(decoding: try encoder.encode(comparison), as: UTF8.self) + "\n", to: json)
   }
-  throw ExitCode(comparison.exitCode)
+  throw ExitCode(comparison.exitStatus.rawValue)
 }

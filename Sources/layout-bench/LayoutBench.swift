@@ -2,6 +2,7 @@
   @preconcurrency import Glibc
 #endif
 import ArgumentParser
+import LayoutHarness
 internal import Foundation
 
 @main
@@ -17,8 +18,12 @@ struct LayoutBench: ParsableCommand {
     defaultSubcommand: Run.self
   )
 
-  /// Runs the command, then makes sure standard output really took what was printed: a
-  /// full disk or a closed pipe must not end in exit 0 with nothing written.
+  /// Runs the command; every way out goes through here. A ``CommandFailure`` is printed
+  /// (as `Error: ...`, or as is for a `FILE:LINE: reason` diagnostic) and exits
+  /// ``ExitStatus/failure``; usage errors exit the same (ArgumentParser's default is 64);
+  /// help, version and `ExitCode`s thrown by commands exit as ArgumentParser says. Standard
+  /// output is checked first: a full disk or a closed pipe must not end in exit 0 with
+  /// nothing written.
   static func main() {
     var outcome: (any Error)?
     do {
@@ -29,12 +34,15 @@ struct LayoutBench: ParsableCommand {
     }
     if fflush(stdout) != 0 || ferror(stdout) != 0 {
       fputs("Error: cannot write to standard output: \(String(cString: strerror(errno)))\n", stderr)
-      Foundation.exit(1)
+      Foundation.exit(ExitStatus.failure.rawValue)
     }
-    // Usage errors exit 1 like every other bad input (ArgumentParser's default is 64).
+    if let failure = outcome as? CommandFailure {
+      fputs((failure.isDiagnostic ? "" : "Error: ") + failure.description + "\n", stderr)
+      Foundation.exit(ExitStatus.failure.rawValue)
+    }
     if let outcome, exitCode(for: outcome) == .validationFailure {
       fputs(fullMessage(for: outcome) + "\n", stderr)
-      Foundation.exit(1)
+      Foundation.exit(ExitStatus.failure.rawValue)
     }
     exit(withError: outcome)
   }

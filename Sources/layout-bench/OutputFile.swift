@@ -78,10 +78,20 @@ final class Progress: @unchecked Sendable {
   }
 }
 
-/// A failure after the flags were accepted: printed as `Error: ...`, exit status 1.
+/// A failure after the flags were accepted: printed as `Error: ...` (or as is, for a
+/// diagnostic that names its file and line), exit status 1 (``ExitStatus/failure``).
 struct CommandFailure: Error, CustomStringConvertible {
   var description: String
+  /// `FILE:LINE: reason`, printed without the `Error: ` prefix, as compilers do.
+  var isDiagnostic = false
+
   init(_ description: String) { self.description = description }
+
+  static func diagnostic(_ text: String) -> CommandFailure {
+    var failure = CommandFailure(text)
+    failure.isDiagnostic = true
+    return failure
+  }
 }
 
 /// Carries a closure and its result to another thread.

@@ -33,7 +33,7 @@ struct Solve: ParsableCommand {
     do {
       script = try Script(parsing: bytes, file: file)
     } catch {
-      fail(error.description)
+      throw CommandFailure.diagnostic(error.description)
     }
     var runner = ScriptRunner(file: file, representation: representation.value)
     if json {
@@ -41,7 +41,7 @@ struct Solve: ParsableCommand {
       do {
         try runner.run(script) { blocks.append($0) }
       } catch {
-        fail(error.description)
+        throw CommandFailure.diagnostic(error.description)
       }
       print(jsonReport(blocks))
     } else {
@@ -53,7 +53,7 @@ struct Solve: ParsableCommand {
           for (name, value) in block { print("\(name) = \(formatValue(value))") }
         }
       } catch {
-        fail(error.description)
+        throw CommandFailure.diagnostic(error.description)
       }
     }
   }
@@ -77,7 +77,7 @@ func readInput(_ path: String) throws -> [UInt8] {
   let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
   guard fd >= 0 else {
     let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
-    fail("\(path): \(reason)")
+    throw CommandFailure.diagnostic("\(path): \(reason)")
   }
   defer { if fd != 0 { close(fd) } }
   var bytes: [UInt8] = []
@@ -88,17 +88,10 @@ func readInput(_ path: String) throws -> [UInt8] {
     if n < 0 {
       if errno == EINTR { continue }
       let reason = errno == EBADF && fd == 0 ? "standard input is closed" : String(cString: strerror(errno))
-      fail("\(path): cannot read: \(reason)")
+      throw CommandFailure.diagnostic("\(path): cannot read: \(reason)")
     }
     bytes += chunk[0..<n]
   }
-}
-
-/// Prints `message` on standard error and exits with status 1 (bad input).
-func fail(_ message: String) -> Never {
-  fflush(stdout)
-  fputs("\(message)\n", stderr)
-  Foundation.exit(1)
 }
 
 func jsonReport(_ blocks: [ScriptRunner.Block]) -> String {

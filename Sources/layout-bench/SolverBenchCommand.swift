@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchSupport
 import Cassowary
 import SolverBench
 internal import Foundation
@@ -62,28 +63,17 @@ struct SolverBenchCommand: ParsableCommand {
     print(
       """
       \(workload == .enaml ? "enaml" : "\(workload.rawValue) N=\(size)")
-        buildNs  \(formatNanos(result.buildNs))  (\(result.buildCounters.pivots) pivots)
-        tickNs   \(formatNanos(result.tickNs))  median of \(result.ticks) ticks, \
-      \(String(format: "%.1f", perTick)) pivots/tick
+        buildNs  \(NumberFormat.duration(result.buildNs))  (\(result.buildCounters.pivots) pivots)
+        tickNs   \(NumberFormat.duration(result.tickNs))  median of \(result.ticks) ticks, \
+      \(NumberFormat.fixed(perTick, 1)) pivots/tick
       """)
     if let ratio = result.tickOverFloor {
       print(
         """
-          floor    \(formatNanos(result.floorNs))  one multiply-add per changed value \
-        (\(String(format: "%.0f", result.valuesPerTick)) per tick): tick = \
-        \(String(format: "%.1f", ratio))x floor
+          floor    \(NumberFormat.duration(result.floorNs))  one multiply-add per changed value \
+        (\(NumberFormat.fixed(result.valuesPerTick, 0)) per tick): tick = \
+        \(NumberFormat.fixed(ratio, 1))x floor
         """)
     }
   }
 }
-
-/// `1.23 ms`, `456 us`, `789 ns`, `2.5 s`.
-func formatNanos(_ ns: Double) -> String {
-  switch ns {
-  case 1e9...: String(format: "%.2f s", ns / 1e9)
-  case 1e6...: String(format: "%.2f ms", ns / 1e6)
-  case 1e3...: String(format: "%.1f us", ns / 1e3)
-  default: String(format: "%.0f ns", ns)
-  }
-}
-

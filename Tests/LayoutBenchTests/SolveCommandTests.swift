@@ -199,7 +199,7 @@ struct SolveCommandTests {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
-    process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
     let stderr = Pipe()
     process.standardError = stderr
     try process.run()

@@ -93,7 +93,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
       let comparison = Comparison.compare(
         base: report(seed: 1000 + UInt64(attempt)), new: report(seed: 5000 + UInt64(attempt)),
         settings: window)
-      if comparison.exitCode != 0 { alarms += 1 }
+      if comparison.exitStatus != .success { alarms += 1 }
       #expect(comparison.noise.count == 3 && comparison.noise.values.allSatisfy { $0 > 0 && $0 <= 0.2 * 1.1 / 0.9 })
     }
     #expect(alarms <= 10, "\(alarms) false alarms in 200")
@@ -107,7 +107,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     let fast = report(seed: 4)
     let forward = Comparison.compare(base: fast, new: slow, settings: window)
     let backward = Comparison.compare(base: slow, new: fast, settings: window)
-    #expect(forward.exitCode == 2 && backward.exitCode == 4)
+    #expect(forward.exitStatus == .regression && backward.exitStatus == .improvement)
     let up = forward.rows.filter { $0.verdict == .regression }.map { "\($0.scenario) \($0.metric)" }
     let down = backward.rows.filter { $0.verdict == .improvement }.map { "\($0.scenario) \($0.metric)" }
     #expect(up == down && up.count == 6)
@@ -134,7 +134,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     let base = withReference(report(seed: 11), 20_000)
     let slowMachine = withReference(report(scale: 1.3, seed: 12), 26_000)
     let adjusted = Comparison.compare(base: base, new: slowMachine, settings: window)
-    #expect(adjusted.exitCode == 0, "\(adjusted.render(markdown: false))")
+    #expect(adjusted.exitStatus == .success, "\(adjusted.render(markdown: false))")
     let row = try #require(adjusted.rows.first { $0.metric == "p50" })
     let rawChange = try #require(row.rawChange)
     let machineChange = try #require(row.machineChange)
@@ -143,16 +143,16 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     #expect(adjusted.render(markdown: false).contains("Speed-adjusted"))
     let raw = Comparison.compare(
       base: base, new: slowMachine, settings: .init(speedAdjusted: false, interleaved: true))
-    #expect(raw.exitCode == 2 && raw.rows.allSatisfy { $0.rawChange == nil })
+    #expect(raw.exitStatus == .regression && raw.rows.allSatisfy { $0.rawChange == nil })
 
     // Slower code on an unchanged machine is still a regression, on every time metric.
     let slowCode = withReference(report(scale: 1.3, seed: 12), 20_000)
     let code = Comparison.compare(base: base, new: slowCode, settings: window)
-    #expect(code.exitCode == 2 && code.regressions.count == 6, "\(code.render(markdown: false))")
+    #expect(code.exitStatus == .regression && code.regressions.count == 6, "\(code.render(markdown: false))")
 
     // A side without the reference (an older report) is judged on raw times.
     let old = Comparison.compare(base: report(seed: 11), new: slowMachine, settings: window)
-    #expect(old.exitCode == 2 && old.rows.allSatisfy { $0.rawChange == nil })
+    #expect(old.exitStatus == .regression && old.rows.allSatisfy { $0.rawChange == nil })
   }
 
   @Test func reportsFromDifferentMachinesAreNotComparedUnlessAllowed() {
@@ -161,7 +161,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     base.environment = ["cpuModel": "AMD EPYC", "cpus": "2", "build": "release", "host": "a"]
     new.environment = ["cpuModel": "Apple M2", "cpus": "2", "build": "release", "host": "b"]
     let refused = Comparison.compare(base: base, new: new)
-    #expect(refused.exitCode == 1)
+    #expect(refused.exitStatus == .failure)
     #expect(refused.environmentMismatches == ["cpuModel: AMD EPYC (base) vs Apple M2 (new)"])
     #expect(refused.verdictLine.hasPrefix("NOT COMPARABLE"))
     let text = refused.render(markdown: false)
@@ -170,12 +170,12 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     // Allowed: judged as usual (a 30% slowdown is a regression), the mismatch still shown.
     let allowed = Comparison.compare(
       base: base, new: new, settings: .init(allowEnvironmentMismatch: true, interleaved: true))
-    #expect(allowed.exitCode == 2)
+    #expect(allowed.exitStatus == .regression)
     #expect(allowed.render(markdown: true).contains("judged anyway"))
     // Another host of the same kind, or a key an older report lacks, is no mismatch.
     new.environment = ["cpuModel": "AMD EPYC", "build": "release", "host": "c"]
     #expect(Comparison.compare(base: base, new: new).environmentMismatches.isEmpty)
-    #expect(Comparison.compare(base: base, new: new, settings: window).exitCode == 2)
+    #expect(Comparison.compare(base: base, new: new, settings: window).exitStatus == .regression)
   }
 
   @Test func instructionsPerTickAreJudgedExactlyAgainstTheirThreshold() {
@@ -194,15 +194,15 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     #expect(verdicts(withInstructions(same, 1_020_000)) == [.regression, .regression, .regression])
     #expect(verdicts(withInstructions(same, 1_005_000)) == [.unchanged, .unchanged, .unchanged])
     #expect(verdicts(withInstructions(same, 970_000)) == [.improvement, .improvement, .improvement])
-    #expect(Comparison.compare(base: base, new: withInstructions(same, 1_020_000)).exitCode == 2)
-    #expect(Comparison.compare(base: base, new: withInstructions(same, 1_005_000)).exitCode == 0)
+    #expect(Comparison.compare(base: base, new: withInstructions(same, 1_020_000)).exitStatus == .regression)
+    #expect(Comparison.compare(base: base, new: withInstructions(same, 1_005_000)).exitStatus == .success)
     // Counted on one side only: shown, not judged.
     #expect(verdicts(same) == [.skipped, .skipped, .skipped])
     // A looser threshold lets +2% through.
     let loose = Comparison.compare(
       base: base, new: withInstructions(same, 1_020_000),
       settings: .init(thresholds: ["instructions": 0.05]))
-    #expect(loose.exitCode == 0)
+    #expect(loose.exitStatus == .success)
   }
 
   @Test func theDeterministicGateLetsOnlyInstructionsAndCountersDecide() {
@@ -215,39 +215,39 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     let base = withInstructions(report(seed: 1), 1_000_000)
     // 30% slower on the clock, same instructions: a regression by default, not at the gate.
     let slower = withInstructions(report(scale: 1.3, seed: 2), 1_000_000)
-    #expect(Comparison.compare(base: base, new: slower, settings: window).exitCode == 2)
+    #expect(Comparison.compare(base: base, new: slower, settings: window).exitStatus == .regression)
     let judged = Comparison.compare(base: base, new: slower, settings: gate)
-    #expect(judged.exitCode == 0)
+    #expect(judged.exitStatus == .success)
     #expect(judged.verdictLine.contains("deterministic gate"))
     #expect(judged.rows.contains { $0.metric == "p50" && $0.verdict == .regression }, "still shown")
     // More instructions, or a changed counter, still fail it.
     #expect(
       Comparison.compare(base: base, new: withInstructions(slower, 1_030_000), settings: gate)
-        .exitCode == 2)
+        .exitStatus == .regression)
     let moreWork = withInstructions(report(seed: 2, counters: ["layoutSubviews": 13]), 1_000_000)
-    #expect(Comparison.compare(base: base, new: moreWork, settings: gate).exitCode == 2)
+    #expect(Comparison.compare(base: base, new: moreWork, settings: gate).exitStatus == .regression)
     // Too few rounds is no reason to withhold a deterministic verdict.
     let fewRounds = withInstructions(report(seed: 2, roundCount: 3), 1_000_000)
-    #expect(Comparison.compare(base: base, new: fewRounds, settings: gate).exitCode == 0)
+    #expect(Comparison.compare(base: base, new: fewRounds, settings: gate).exitStatus == .success)
   }
 
   @Test func tooFewRoundsIsInsufficientDataNeverAPass() {
     let comparison = Comparison.compare(
       base: report(seed: 1, roundCount: 3), new: report(seed: 2), settings: window)
-    #expect(comparison.exitCode == 1)
+    #expect(comparison.exitStatus == .failure)
     #expect(comparison.undecided.count == 6)
     #expect(comparison.verdictLine.hasPrefix("INSUFFICIENT DATA"))
     // Reports without rounds (one process) count as one round.
     var old = report(seed: 1)
     for i in old.results.indices { old.results[i].rounds = nil }
-    #expect(Comparison.compare(base: old, new: old, settings: window).exitCode == 1)
+    #expect(Comparison.compare(base: old, new: old, settings: window).exitStatus == .failure)
   }
 
   @Test func nothingInCommonIsNotAPass() {
     var other = report(seed: 2)
     for i in other.results.indices { other.results[i].shape = .wide }
     let comparison = Comparison.compare(base: report(seed: 1), new: other)
-    #expect(comparison.exitCode == 1)
+    #expect(comparison.exitStatus == .failure)
     #expect(comparison.verdictLine.hasPrefix("NOTHING COMPARED"))
     #expect(comparison.unmatched.count == 6)
   }
@@ -256,7 +256,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     let base = report(scale: 0.5, seed: 1)
     let new = report(seed: 2)
     let comparison = Comparison.compare(base: base, new: new, settings: window)
-    #expect(comparison.exitCode == 2)
+    #expect(comparison.exitStatus == .regression)
     let time = comparison.rows.filter { $0.metric == "p50" || $0.metric == "p99" }
     #expect(time.count == 6 && time.allSatisfy { $0.verdict == .regression })
     #expect(comparison.rows.filter { $0.verdict == .regression }.count == 6)
@@ -264,7 +264,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
 
   @Test func doubledBaselineTimesAreImprovementsOnly() {
     let comparison = Comparison.compare(base: report(scale: 2, seed: 1), new: report(seed: 2), settings: window)
-    #expect(comparison.exitCode == 4)
+    #expect(comparison.exitStatus == .improvement)
     #expect(comparison.improvements.count == 6 && comparison.regressions.isEmpty)
   }
 
@@ -273,7 +273,7 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     base.results[1].counters["layoutSubviews"] = 11
     // The new side's timing is noisy and a little different: counters do not care.
     let comparison = Comparison.compare(base: base, new: report(scale: 1.03, seed: 9))
-    #expect(comparison.exitCode == 2)
+    #expect(comparison.exitStatus == .regression)
     #expect(comparison.regressions.count == 1)
     let row = comparison.regressions[0]
     #expect(row.metric == "layoutSubviews" && row.scenario.hasPrefix("eager/") && row.confidence == "exact")
@@ -288,14 +288,14 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     ])
     let comparison = Comparison.compare(base: base, new: new)
     #expect(comparison.rows.first { $0.metric == "solves" }?.verdict == .skipped)
-    #expect(comparison.exitCode == 0)
+    #expect(comparison.exitStatus == .success)
   }
 
   @Test func smallChangesStayUnderTheThreshold() {
     let comparison = Comparison.compare(
       base: report(seed: 1, spread: 0.01), new: report(scale: 1.05, seed: 1, spread: 0.01), settings: window)
     // Same draws scaled by 5%: significant, but under the 10% default threshold...
-    #expect(comparison.exitCode == 0)
+    #expect(comparison.exitStatus == .success)
     // ...and over a 2% one.
     let strict = Comparison.compare(
       base: report(seed: 1, spread: 0.01), new: report(scale: 1.05, seed: 1, spread: 0.01),
@@ -309,10 +309,10 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     let new = syntheticReport([syntheticResult(samples: ticks(24e6, seed: 2), rounds: rounds(24e6, seed: 2))])
     let comparison = Comparison.compare(base: base, new: new, settings: window)
     #expect(comparison.budgetCrossings.count == 2)  // p99 over the budget, hitch ratio worse
-    #expect(comparison.exitCode == 2)
+    #expect(comparison.exitStatus == .regression)
     // Between separate windows times are not judged, so neither are crossings (still shown).
     let separate = Comparison.compare(base: base, new: new)
-    #expect(separate.exitCode == 0 && separate.budgetCrossings.count == 2)
+    #expect(separate.exitStatus == .success && separate.budgetCrossings.count == 2)
     #expect(separate.render(markdown: false).contains("budget crossings:"))
     #expect(comparison.verdictLine.contains("2 budget crossings"))
     let text = comparison.render(markdown: true)
@@ -532,18 +532,18 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     let base = report(scale: 1, seed: 1)
     let slower = report(scale: 1.25, seed: 2)
     let window = Comparison.compare(base: base, new: slower, settings: .init(interleaved: true))
-    #expect(window.exitCode == 2 && window.regressions.count == 6)
+    #expect(window.exitStatus == .regression && window.regressions.count == 6)
     #expect(window.rows.allSatisfy { $0.runAllowance == nil })
     // Separate windows and no known spread: shown, not judged, and the output says so.
     let unknown = Comparison.compare(base: base, new: slower)
-    #expect(unknown.exitCode == 0 && !unknown.timesJudged)
+    #expect(unknown.exitStatus == .success && !unknown.timesJudged)
     #expect(unknown.rows.filter { $0.verdict == .notJudged }.count == 6)
     #expect(unknown.verdictLine.contains("times shown, not judged"))
     #expect(unknown.render(markdown: false).contains("`layout-bench ab OLD NEW`"))
     // An assumed spread of 10% allows about +53%: 25% could be the machine.
     let separate = Comparison.compare(
       base: base, new: slower, settings: .init(defaultRunSpread: ["p50": 0.10, "p99": 0.10]))
-    #expect(separate.exitCode == 0, "\(separate.render(markdown: false))")
+    #expect(separate.exitStatus == .success, "\(separate.render(markdown: false))")
     let row = try #require(separate.rows.first { $0.metric == "p50" })
     #expect(abs(try #require(row.runAllowance) - (exp(3 * 2.0.squareRoot() * 0.10) - 1)) < 1e-9)
     #expect(row.confidence.contains("run-to-run +-53%") && row.verdict == .unchanged)

@@ -196,6 +196,29 @@ private enum Fixture {
     #expect(Fixture.tagBalanceProblem(html) == nil)
   }
 
+  @Test func terminalMarkdownAndHTMLUseTheSameVerdictWords() throws {
+    let report = Fixture.sampleReport()
+    let terminal = ReportTable.render(report, style: .terminal)
+    let markdown = ReportTable.render(report, style: .markdown)
+    let html = renderHTML(report)
+    let rows = html.components(separatedBy: "\n").filter { $0.hasPrefix("<tr class=") }
+    var seen: Set<String> = []
+    for result in report.results {
+      let label = BudgetVerdict(result, budgetNs: report.budgetNs).label
+      seen.insert(label)
+      let strategy = result.strategy.rawValue
+      let line = try #require(terminal.split(separator: "\n").first { $0.contains(strategy) })
+      #expect(line.hasSuffix(label), "\(line)")
+      let cells = try #require(markdown.split(separator: "\n").first { $0.contains(strategy) })
+      #expect(cells.hasSuffix("| \(label) |"), "\(cells)")
+      let row = try #require(rows.first { $0.contains("<td>\(strategy)</td>") })
+      #expect(row.contains(label), "\(row)")
+    }
+    // The sample covers more than one verdict, or the check above would prove little.
+    #expect(seen.count >= 2, "\(seen)")
+    #expect(!terminal.contains("!!") && !terminal.contains("XX"))
+  }
+
   @Test func overBudgetRowIsMarkedByColourAndText() throws {
     let html = renderHTML(Fixture.sampleReport())
     let rows = html.components(separatedBy: "\n").filter { $0.hasPrefix("<tr class=") }

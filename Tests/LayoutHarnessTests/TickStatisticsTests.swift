@@ -51,14 +51,28 @@ import Testing
     #expect(loglogSlope([10, 10], [1, 2]) == nil)
   }
 
-  @Test func fixedPointFormatting() {
-    #expect(fixed(1.005, 1) == "1.0")
-    #expect(fixed(2.25, 1) == "2.3")
-    #expect(fixed(-0.04, 1) == "-0.0" || fixed(-0.04, 1) == "0.0")
-    #expect(fixed(12.0, 0) == "12")
-    #expect(fixed(0.0123, 4) == "0.0123")
-    #expect(ms(16_666_667) == "16.7")
-    #expect(ms(1_234_567) == "1.235")
+  @Test func numbersReadTheSameEverywhere() {
+    #expect(NumberFormat.fixed(1.005, 1) == "1.0")  // 1.005 is 1.00499... in binary
+    #expect(NumberFormat.fixed(2.25, 1) == "2.3")  // half away from zero
+    #expect(NumberFormat.fixed(-2.25, 1) == "-2.3")
+    #expect(NumberFormat.fixed(-0.04, 1) == "0.0")  // no negative zero
+    #expect(NumberFormat.fixed(12.0, 0) == "12")
+    #expect(NumberFormat.fixed(0.0123, 4) == "0.0123")
+    #expect(NumberFormat.fixed(.nan, 2) == NumberFormat.missing)
+    #expect(NumberFormat.fixed(-.infinity, 2) == NumberFormat.missing)
+    #expect(NumberFormat.ms(16_666_667) == "16.67")
+    #expect(NumberFormat.ms(123_456_789) == "123.5")
+    #expect(NumberFormat.ms(1_234_567) == "1.23")
+    #expect(NumberFormat.ms(123_456) == "0.123")
+    #expect(NumberFormat.ms(12_345) == "0.0123")
+    #expect(NumberFormat.percent(0.425) == "43%" && NumberFormat.percent(0.0425) == "4.3%")
+    #expect(NumberFormat.percent(0.00004) == "<0.01%" && NumberFormat.percent(0) == "0.00%")
+    #expect(NumberFormat.change(0.125) == "+12.5%" && NumberFormat.change(-0.03) == "-3.0%")
+    #expect(NumberFormat.duration(850) == "850 ns")
+    #expect(NumberFormat.duration(12_500) == "12.50 \u{B5}s")
+    #expect(NumberFormat.duration(3_200_000) == "3.20 ms")
+    #expect(NumberFormat.duration(1.5e9) == "1.50 s")
+    #expect(NumberFormat.count(12) == "12" && NumberFormat.count(2.25) == "2.3")
   }
 }
 

@@ -164,7 +164,7 @@ extension Calibration {
   /// The calibration for a terminal: the A/A outcome, then one row per result and metric.
   public func render() -> String {
     var lines: [String] = []
-    let threshold = thresholds["p50"].map { fixed($0 * 100, 1) + "%" } ?? "default"
+    let threshold = thresholds["p50"].map { NumberFormat.fixed($0 * 100, 1) + "%" } ?? "default"
     lines.append(
       "calibration: \(runs) runs of identical code, \(roundsPerRun) rounds each, \(pairs) pairs "
         + "compared (\(speedAdjusted ? "speed-adjusted" : "raw") times, threshold \(threshold))")
@@ -176,10 +176,10 @@ extension Calibration {
     let header = ["result", "metric", "round spread", "run spread", "detectable"]
     let cells = entries.map { entry -> [String] in
       [
-        entry.scenario, entry.metric, fixed(entry.roundSpread * 100, 1) + "%",
-        fixed(entry.runSpread * 100, 1) + "%",
-        entry.detectable.map { "+" + fixed($0 * 100, 1) + "%" }
-          ?? "> +\(fixed(Self.ladder.last! * 100, 0))%",
+        entry.scenario, entry.metric, NumberFormat.fixed(entry.roundSpread * 100, 1) + "%",
+        NumberFormat.fixed(entry.runSpread * 100, 1) + "%",
+        entry.detectable.map { "+" + NumberFormat.fixed($0 * 100, 1) + "%" }
+          ?? "> +\(NumberFormat.fixed(Self.ladder.last! * 100, 0))%",
       ]
     }
     var widths = header.map(\.count)

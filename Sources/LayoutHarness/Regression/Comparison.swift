@@ -172,12 +172,12 @@ public struct Comparison: Codable, Sendable {
 
   /// 2 a regression or a budget crossing; 1 nothing to judge (no result in common, or a
   /// time metric with too few rounds); 4 improvements only; 0 no significant change.
-  public var exitCode: Int32 {
-    if notComparable { return 1 }
-    if !regressions.isEmpty || !decisiveCrossings.isEmpty { return 2 }
-    if decisive.isEmpty || !undecided.isEmpty { return 1 }
-    if !improvements.isEmpty { return 4 }
-    return 0
+  public var exitStatus: ExitStatus {
+    if notComparable { return .failure }
+    if !regressions.isEmpty || !decisiveCrossings.isEmpty { return .regression }
+    if decisive.isEmpty || !undecided.isEmpty { return .failure }
+    if !improvements.isEmpty { return .improvement }
+    return .success
   }
 
   /// The one-line verdict; it never contradicts the exit status.
@@ -195,8 +195,8 @@ public struct Comparison: Codable, Sendable {
       return "NOT COMPARABLE (the reports come from different machines or builds; "
         + "--allow-environment-mismatch judges anyway)"
     }
-    switch exitCode {
-    case 2:
+    switch exitStatus {
+    case .regression:
       var parts: [String] = []
       if !regressions.isEmpty {
         parts.append("\(regressions.count) metric\(regressions.count == 1 ? "" : "s")")
@@ -206,12 +206,12 @@ public struct Comparison: Codable, Sendable {
           "\(decisiveCrossings.count) budget crossing\(decisiveCrossings.count == 1 ? "" : "s")")
       }
       return "REGRESSION (" + parts.joined(separator: ", ") + ")"
-    case 1 where decisive.isEmpty:
+    case .failure where decisive.isEmpty:
       return "NOTHING COMPARED (no result in common)"
-    case 1:
+    case .failure:
       return "INSUFFICIENT DATA (\(undecided.count) time metrics with fewer rounds than needed)"
-    case 4: return "improvements only (\(improvements.count))"
-    default: return "no significant change"
+    case .improvement: return "improvements only (\(improvements.count))"
+    case .success: return "no significant change"
     }
   }
 
@@ -281,14 +281,14 @@ public struct Comparison: Codable, Sendable {
       if let row = compareInstructions(old, result, scenario, settings) { rows.append(row) }
       if old.tickNs.p99 <= base.budgetNs && result.tickNs.p99 > new.budgetNs {
         crossings.append(
-          "\(scenario): p99 \(ms(old.tickNs.p99)) ms -> \(ms(result.tickNs.p99)) ms crosses the "
-            + "\(ms(new.budgetNs)) ms budget")
+          "\(scenario): p99 \(NumberFormat.ms(old.tickNs.p99)) ms -> \(NumberFormat.ms(result.tickNs.p99)) ms crosses the "
+            + "\(NumberFormat.ms(new.budgetNs)) ms budget")
       }
       let before = HitchVerdict(hitchMsPerS: old.hitchMsPerS)
       let after = HitchVerdict(hitchMsPerS: result.hitchMsPerS)
       if after > before {
         crossings.append(
-          "\(scenario): hitch ratio \(fixed(old.hitchMsPerS, 1)) -> \(fixed(result.hitchMsPerS, 1)) "
+          "\(scenario): hitch ratio \(NumberFormat.fixed(old.hitchMsPerS, 1)) -> \(NumberFormat.fixed(result.hitchMsPerS, 1)) "
             + "ms/s (\(before.rawValue) -> \(after.rawValue))")
       }
     }
@@ -301,7 +301,7 @@ public struct Comparison: Codable, Sendable {
       let allowance = settings.runAllowance(row.scenario, row.metric) ?? 0
       if allowance > 0 {
         row.runAllowance = expm1(allowance)
-        row.confidence += ", run-to-run +-\(fixed(expm1(allowance) * 100, 0))%"
+        row.confidence += ", run-to-run +-\(NumberFormat.fixed(expm1(allowance) * 100, 0))%"
       }
       let bound = max(log1p(settings.threshold(row.metric)), allowance)
       let logRatio = row.change.isFinite && row.change > -1 ? log1p(row.change) : 0
@@ -384,7 +384,7 @@ public struct Comparison: Codable, Sendable {
 }
 
 func pValue(_ p: Double) -> String {
-  p < 0.0001 ? "<0.0001" : fixed(p, 4)
+  p < 0.0001 ? "<0.0001" : NumberFormat.fixed(p, 4)
 }
 
-func signedMs(_ ns: Double) -> String { (ns >= 0 ? "+" : "-") + ms(abs(ns)) }
+func signedMs(_ ns: Double) -> String { (ns >= 0 ? "+" : "-") + NumberFormat.ms(abs(ns)) }

@@ -1,3 +1,4 @@
+import BenchSupport
 extension Comparison {
   /// The comparison for a terminal or a PR comment: budget crossings first, then every
   /// changed metric (regressions first), then a count of unchanged ones and the noise.
@@ -29,9 +30,10 @@ extension Comparison {
     let cells = shown.map { row -> [String] in
       let isTime = row.metric == "p50" || row.metric == "p99"
       let value = { (v: Double) in
-        isTime ? ms(v) + " ms" : fixed(v, row.metric == "instructions" ? 0 : 2)
+        isTime ? NumberFormat.ms(v) + " ms" : NumberFormat.fixed(v, row.metric == "instructions" ? 0 : 2)
       }
-      let percent = { (c: Double) in c.isFinite ? (c >= 0 ? "+" : "") + fixed(c * 100, 1) + "%" : "new" }
+      // A metric the base did not have has no finite change.
+      let percent = { (c: Double) in c.isFinite ? NumberFormat.change(c) : "new" }
       var change = percent(row.change)
       if let raw = row.rawChange, let machine = row.machineChange {
         change += " (raw \(percent(raw)), machine \(percent(machine)))"
@@ -90,7 +92,7 @@ extension Comparison {
       var byScenario: [String: [String]] = [:]
       for row in rows where row.metric == "p50" || row.metric == "p99" {
         if byScenario[row.scenario] == nil { scenarios.append(row.scenario) }
-        let value = row.detectable.map { "+" + fixed($0 * 100, 1) + "%" } ?? "more than +100%"
+        let value = row.detectable.map { "+" + NumberFormat.fixed($0 * 100, 1) + "%" } ?? "more than +100%"
         byScenario[row.scenario, default: []].append("\(row.metric) \(value)")
       }
       lines.append("Smallest slowdown the calibration saw flagged 9 times in 10:")
@@ -102,7 +104,7 @@ extension Comparison {
       let values = noise.values.sorted()
       lines.append(
         "Run-to-run spread of round medians ((max - min) / median): "
-          + "median \(fixed(percentile(values, 0.5) * 100, 1))%, max \(fixed(values.last! * 100, 1))%.")
+          + "median \(NumberFormat.fixed(percentile(values, 0.5) * 100, 1))%, max \(NumberFormat.fixed(values.last! * 100, 1))%.")
     }
     if !unmatched.isEmpty {
       lines.append("On one side only: " + unmatched.sorted().joined(separator: ", "))

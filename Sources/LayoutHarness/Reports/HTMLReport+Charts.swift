@@ -1,3 +1,4 @@
+import BenchSupport
 internal import Foundation
 
 // MARK: - Geometry
@@ -91,7 +92,7 @@ struct AxisTicks {
     values = (0...count).map { low + Double($0) * step }
   }
 
-  func label(_ value: Double) -> String { HTMLText.fixed(value, digits) }
+  func label(_ value: Double) -> String { NumberFormat.fixed(value, digits) }
 }
 
 // MARK: - SVG snippets
@@ -101,8 +102,8 @@ enum SVG {
   static func n(_ value: Double) -> String {
     guard value.isFinite else { return "0" }
     let tenths = (value * 10).rounded()
-    if tenths.truncatingRemainder(dividingBy: 10) == 0 { return HTMLText.fixed(tenths / 10, 0) }
-    return HTMLText.fixed(tenths / 10, 1)
+    if tenths.truncatingRemainder(dividingBy: 10) == 0 { return NumberFormat.fixed(tenths / 10, 0) }
+    return NumberFormat.fixed(tenths / 10, 1)
   }
 
   static func line(
@@ -223,14 +224,14 @@ enum TickChart {
     let markers = overBudgetMarkers(ms, budget: budget, x: x)
     if markers.count <= 60 {
       for i in markers {
-        let title = "<title>tick \(i): \(HTMLText.fixed(ms[i], 3)) ms</title>"
+        let title = "<title>tick \(i): \(NumberFormat.fixed(ms[i], 3)) ms</title>"
         svg += "<circle class=\"over\" cx=\"\(SVG.n(x(Double(i))))\" "
         svg += "cy=\"\(SVG.n(clampedY(ms[i])))\" r=\"3\">\(title)</circle>\n"
       }
     }
 
     svg += SVG.line(frame.plotLeft, budgetY, frame.plotRight, budgetY, cls: "budget")
-    svg += SVG.budgetLabel(frame.plotRight - 4, budgetY - 5, "\(HTMLText.ms(budgetNs)) ms budget")
+    svg += SVG.budgetLabel(frame.plotRight - 4, budgetY - 5, "\(NumberFormat.ms(budgetNs)) ms budget")
     svg += "</svg>\n"
 
     let clipped = ms.filter { $0 > yTicks.high }.count
@@ -238,7 +239,7 @@ enum TickChart {
     if clipped > 0 {
       note += " <span class=\"clip\">\(clipped) tick\(clipped == 1 ? "" : "s") above "
       note += "\(yTicks.label(yTicks.high)) ms clipped at the top edge (max "
-      note += "\(HTMLText.fixed(cap.maxMs, 2)) ms).</span>"
+      note += "\(NumberFormat.fixed(cap.maxMs, 2)) ms).</span>"
     }
     return "<figure class=\"chart\">\n\(svg)<figcaption>\(note)</figcaption></figure>\n"
   }
@@ -333,7 +334,7 @@ enum TickHistogram {
       let barWidth = max(x(start + width) - x(start) - 1, 0.5)
       // A bin is red when most of it lies past the budget.
       let cls = start + width / 2 > budget ? "hbar over" : "hbar"
-      let range = "\(HTMLText.fixed(start, 3))&#8211;\(HTMLText.fixed(start + width, 3)) ms"
+      let range = "\(NumberFormat.fixed(start, 3))&#8211;\(NumberFormat.fixed(start + width, 3)) ms"
       svg += "<rect class=\"\(cls)\" x=\"\(SVG.n(left))\" y=\"\(SVG.n(y(Double(count))))\" "
       svg +=
         "width=\"\(SVG.n(barWidth))\" height=\"\(SVG.n(frame.plotBottom - y(Double(count))))\">"
@@ -343,23 +344,23 @@ enum TickHistogram {
     svg += SVG.text(frame.plotLeft - 6, frame.plotTop - 12, "ticks", anchor: "end", cls: "title")
     svg += SVG.text(frame.plotRight, frame.height - 6, "ms", anchor: "end", cls: "title")
 
-    var note = caption + " (\(binCount) bins of \(HTMLText.fixed(width, xTicks.digits + 1)) ms)."
+    var note = caption + " (\(binCount) bins of \(NumberFormat.fixed(width, xTicks.digits + 1)) ms)."
     if budget >= xTicks.low && budget <= xTicks.high {
       let bx = x(budget)
       svg += SVG.line(bx, frame.plotTop, bx, frame.plotBottom, cls: "budget")
       // The label goes on whichever side of the line has room.
       let rightHalf = bx > (frame.plotLeft + frame.plotRight) / 2
       svg += SVG.budgetLabel(
-        rightHalf ? bx - 5 : bx + 5, frame.plotTop + 10, "\(HTMLText.ms(budgetNs)) ms budget",
+        rightHalf ? bx - 5 : bx + 5, frame.plotTop + 10, "\(NumberFormat.ms(budgetNs)) ms budget",
         anchor: rightHalf ? "end" : "start")
     } else {
       let side = budget > xTicks.high ? "above" : "below"
-      note += " The \(HTMLText.ms(budgetNs)) ms budget lies \(side) the range shown."
+      note += " The \(NumberFormat.ms(budgetNs)) ms budget lies \(side) the range shown."
     }
     svg += "</svg>\n"
     if overflow > 0 {
       note += " <span class=\"clip\">\(overflow) tick\(overflow == 1 ? "" : "s") above "
-      note += "\(xTicks.label(xTicks.high)) ms not shown (max \(HTMLText.fixed(cap.maxMs, 2)) ms)."
+      note += "\(xTicks.label(xTicks.high)) ms not shown (max \(NumberFormat.fixed(cap.maxMs, 2)) ms)."
       note += "</span>"
     }
     return "<figure class=\"chart\">\n\(svg)<figcaption>\(note)</figcaption></figure>\n"
@@ -444,7 +445,7 @@ enum SweepChart {
     }
     // The label goes on last so no strategy's line runs over it.
     if budget > 0 {
-      let label = "\(HTMLText.ms(budgetNs)) ms budget"
+      let label = "\(NumberFormat.ms(budgetNs)) ms budget"
       svg += SVG.budgetLabel(frame.plotRight - 4, y(budget) - 5, label)
     }
     svg += legend(sweeps, colours: colours, frame: frame)
@@ -477,7 +478,7 @@ enum SweepChart {
 
   static func sizeLabel(_ decade: Int) -> String {
     switch decade {
-    case ..<0: HTMLText.fixed(pow(10, Double(decade)), -decade)
+    case ..<0: NumberFormat.fixed(pow(10, Double(decade)), -decade)
     case 0..<3: String(Int(pow(10, Double(decade))))
     case 3..<6: "\(Int(pow(10, Double(decade - 3))))k"
     default: "\(Int(pow(10, Double(min(decade - 6, 12)))))M"
@@ -486,7 +487,7 @@ enum SweepChart {
 
   static func costLabel(_ decade: Int) -> String {
     switch decade {
-    case ..<0: "\(HTMLText.fixed(pow(10, Double(decade)), -decade)) ms"
+    case ..<0: "\(NumberFormat.fixed(pow(10, Double(decade)), -decade)) ms"
     case 0..<3: "\(Int(pow(10, Double(decade)))) ms"
     default: "\(Int(pow(10, Double(min(decade - 3, 12))))) s"
     }

@@ -1,3 +1,4 @@
+import BenchSupport
 internal import Foundation
 import LayoutModel
 
@@ -49,7 +50,7 @@ struct HTMLReportPage {
   // MARK: - Header
 
   private mutating func writeHeader(title: String) {
-    let budget = HTMLText.ms(report.budgetNs)
+    let budget = NumberFormat.ms(report.budgetNs)
     let overhead = HTMLText.duration(report.measurementOverheadNs)
     let share = HTMLText.percent(ratio(report.measurementOverheadNs, report.budgetNs))
     html += "<header>\n<h1>\(title)</h1>\n<dl class=\"facts\">\n"
@@ -90,29 +91,28 @@ struct HTMLReportPage {
       writeSummaryRow(result, index: index)
     }
     html += "</tbody>\n</table>\n"
-    html += "<p class=\"note\">&#10006; OVER: the p99 tick misses the budget. "
-    html += "&#9650; spikes: some ticks miss it, the p99 does not. "
-    html += "Verdict: Apple&#8217;s hitch-ratio bands (under 5 ms/s good, up to 10 warning, "
+    html += "<p class=\"note\">\(HTMLText.escape(BudgetVerdict.legend)) "
+    html += "Hitch verdict: Apple&#8217;s hitch-ratio bands (under 5 ms/s good, up to 10 warning, "
     html += "above that critical).</p>\n"
   }
 
   private mutating func writeSummaryRow(_ result: RunResult, index: Int) {
-    let status = BudgetStatus(result, budgetNs: report.budgetNs)
+    let status = BudgetVerdict(result, budgetNs: report.budgetNs)
     let share = ratio(result.tickNs.p99, report.budgetNs)
     // The bar saturates at the budget; the number beside it carries the real share.
-    let barWidth = HTMLText.fixed(min(max(share, 0), 1) * 100, 0)
+    let barWidth = NumberFormat.fixed(min(max(share, 0), 1) * 100, 0)
     html += "<tr class=\"\(status.rowClass)\">"
     html += "<td class=\"status\">\(status.marker)</td>"
     html += "<td><a href=\"#run-\(index)\">\(HTMLText.escape(result.shape.rawValue)) \(result.size)</a></td>"
     html += "<td>\(HTMLText.escape(result.mutation.rawValue)) &#215;\(result.perTick)</td>"
     html += "<td>\(HTMLText.escape(result.strategy.rawValue))</td>"
-    html += "<td class=\"num\">\(HTMLText.ms(result.tickNs.p50))</td>"
-    html += "<td class=\"num\">\(HTMLText.ms(result.tickNs.p99))</td>"
-    html += "<td class=\"num\">\(HTMLText.ms(result.tickNs.max))</td>"
+    html += "<td class=\"num\">\(NumberFormat.ms(result.tickNs.p50))</td>"
+    html += "<td class=\"num\">\(NumberFormat.ms(result.tickNs.p99))</td>"
+    html += "<td class=\"num\">\(NumberFormat.ms(result.tickNs.max))</td>"
     html += "<td class=\"num\"><span class=\"meter\"><span style=\"width:\(barWidth)%\"></span>"
     html += "</span>\(HTMLText.percent(share))</td>"
     html += "<td class=\"num\">\(result.overBudget) / \(result.ticks)</td>"
-    html += "<td class=\"num\">\(HTMLText.fixed(result.hitchMsPerS, 2))</td>"
+    html += "<td class=\"num\">\(NumberFormat.fixed(result.hitchMsPerS, 2))</td>"
     html += "<td>\(verdictCell(result))</td></tr>\n"
   }
 
@@ -193,22 +193,22 @@ struct HTMLReportPage {
 
   private func exponent(_ value: Double?) -> String {
     guard let value, value.isFinite else { return "&#8211;" }
-    return HTMLText.fixed(value, 2)
+    return NumberFormat.fixed(value, 2)
   }
 
   // MARK: - Per-run sections
 
   private mutating func writeResult(_ result: RunResult, index: Int) {
-    let status = BudgetStatus(result, budgetNs: report.budgetNs)
+    let status = BudgetVerdict(result, budgetNs: report.budgetNs)
     html += "<section class=\"run \(status.rowClass)\" id=\"run-\(index)\">\n"
     html += "<h3>\(HTMLText.escape(result.key)) <span class=\"status\">\(status.marker)</span>"
     html += "</h3>\n<p class=\"meta\">"
     html += "\(result.views) views &#183; \(result.ticks) measured ticks after "
     html += "\(result.warmupTicks) warm-up &#183; seed \(result.seed) &#183; "
     let t = result.tickNs
-    html += "min \(HTMLText.ms(t.min)) / p50 \(HTMLText.ms(t.p50)) / p90 \(HTMLText.ms(t.p90))"
-    html += " / p99 \(HTMLText.ms(t.p99)) / max \(HTMLText.ms(t.max)) / mean "
-    html += "\(HTMLText.ms(t.mean)) ms &#183; \(result.missedFrames) missed frames</p>\n"
+    html += "min \(NumberFormat.ms(t.min)) / p50 \(NumberFormat.ms(t.p50)) / p90 \(NumberFormat.ms(t.p90))"
+    html += " / p99 \(NumberFormat.ms(t.p99)) / max \(NumberFormat.ms(t.max)) / mean "
+    html += "\(NumberFormat.ms(t.mean)) ms &#183; \(result.missedFrames) missed frames</p>\n"
     if !result.phasesNs.isEmpty {
       html += "<p class=\"meta\">Median per tick: \(phaseList(result.phasesNs))</p>\n"
     }
@@ -227,19 +227,19 @@ struct HTMLReportPage {
     let known = TickPhase.allCases.map(\.rawValue)
     let others = phases.keys.filter { !known.contains($0) }.sorted()
     let names = known.filter { phases[$0] != nil } + others
-    return names.map { "\(HTMLText.escape($0)) \(HTMLText.ms(phases[$0] ?? 0)) ms" }
+    return names.map { "\(HTMLText.escape($0)) \(NumberFormat.ms(phases[$0] ?? 0)) ms" }
       .joined(separator: " &#183; ")
   }
 
   private func workList(_ result: RunResult) -> String? {
     var items = result.counters.keys.sorted().map {
-      "\(HTMLText.escape($0)) \(HTMLText.number(result.counters[$0] ?? 0))"
+      "\(HTMLText.escape($0)) \(NumberFormat.count(result.counters[$0] ?? 0))"
     }
     if let count = result.allocations.countPerTick {
-      items.append("allocations \(HTMLText.number(count))")
+      items.append("allocations \(NumberFormat.count(count))")
     }
     if let bytes = result.allocations.bytesPerTick {
-      items.append("allocated bytes \(HTMLText.number(bytes))")
+      items.append("allocated bytes \(NumberFormat.count(bytes))")
     }
     return items.isEmpty ? nil : items.joined(separator: " &#183; ")
   }
@@ -251,47 +251,31 @@ struct HTMLReportPage {
 
 // MARK: - Budget status
 
-/// How a run sits against the budget, shown as a colour and a text marker (the marker keeps
-/// the table readable without colour, in print or for colour-blind readers).
-enum BudgetStatus {
-  /// The p99 tick is over the budget.
-  case over
-  /// Some ticks are over, the p99 is not.
-  case spikes(Int)
-  case within
-
-  init(_ result: RunResult, budgetNs: Double) {
-    if result.tickNs.p99 > budgetNs {
-      self = .over
-    } else if result.overBudget > 0 {
-      self = .spikes(result.overBudget)
-    } else {
-      self = .within
-    }
-  }
-
+extension BudgetVerdict {
+  /// The row's colour class.
   var rowClass: String {
     switch self {
     case .over: "over"
+    case .tailOver: "tail"
     case .spikes: "spikes"
     case .within: "ok"
     }
   }
 
+  /// The verdict's words with a symbol (the words keep the table readable without colour,
+  /// in print or for colour-blind readers).
   var marker: String {
     switch self {
-    case .over: "&#10006; OVER"
-    case .spikes(let count): "&#9650; \(count) spike\(count == 1 ? "" : "s")"
-    case .within: "&#10003; ok"
+    case .over, .tailOver: "&#10006; \(HTMLText.escape(label))"
+    case .spikes: "&#9650; \(HTMLText.escape(label))"
+    case .within: "&#10003; \(HTMLText.escape(label))"
     }
   }
 }
 
 // MARK: - Text and numbers
 
-/// Escaping and number formatting shared by the page and its charts. Numbers go through
-/// fixed-digit formatting and never print NaN or infinity (a dash instead), so a broken
-/// sample cannot leak into SVG coordinates or the table.
+/// Escaping for the page and its charts; numbers come from ``NumberFormat``.
 enum HTMLText {
   static func escape(_ text: String) -> String {
     var out = ""
@@ -309,42 +293,11 @@ enum HTMLText {
     return out
   }
 
-  static func fixed(_ value: Double, _ digits: Int) -> String {
-    guard value.isFinite else { return "&#8211;" }
-    let text = String(format: "%.\(digits)f", value)
-    // Rounding a tiny negative value gives "-0.00", which reads like a real negative.
-    if text.hasPrefix("-"), text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) {
-      return String(text.dropFirst())
-    }
-    return text
-  }
+  /// ``NumberFormat/percent(_:)``, escaped (it may start with `<`).
+  static func percent(_ ratio: Double) -> String { escape(NumberFormat.percent(ratio)) }
 
-  /// Milliseconds from nanoseconds, with enough digits to tell sub-millisecond ticks apart.
-  static func ms(_ ns: Double) -> String {
-    let value = ns / 1e6
-    let size = abs(value)
-    return fixed(value, size >= 100 ? 1 : size >= 1 || size == 0 ? 2 : size >= 0.1 ? 3 : 4)
-  }
-
-  /// A short duration in the unit that keeps it readable (ns, µs or ms).
-  static func duration(_ ns: Double) -> String {
-    let size = abs(ns)
-    if size < 1_000 { return "\(fixed(ns, 0)) ns" }
-    if size < 1_000_000 { return "\(fixed(ns / 1e3, 2)) &#181;s" }
-    return "\(ms(ns)) ms"
-  }
-
-  static func percent(_ ratio: Double) -> String {
-    let value = ratio * 100
-    guard value.isFinite else { return "&#8211;" }
-    if value > 0 && value < 0.01 { return "&lt;0.01%" }
-    return fixed(value, value >= 10 ? 0 : value >= 1 ? 1 : 2) + "%"
-  }
-
-  /// A counter or byte count: whole numbers without decimals, others with one.
-  static func number(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? fixed(value, 0) : fixed(value, 1)
-  }
+  /// ``NumberFormat/duration(_:)`` for the page.
+  static func duration(_ ns: Double) -> String { escape(NumberFormat.duration(ns)) }
 
   static func badge(_ verdict: HitchVerdict) -> String {
     "<span class=\"badge verdict-\(verdict.rawValue)\">\(verdict.rawValue)</span>"
@@ -379,8 +332,9 @@ enum HTMLReportStyle {
       word-break: break-all; }
     table.summary a { color: inherit; }
     tr.over { background: #ffebe9; }
+    tr.tail { background: #fff1e5; }
     td.status, span.status { white-space: nowrap; font-weight: 600; }
-    .over .status { color: #a40e26; }
+    .over .status, .tail .status { color: #a40e26; }
     .spikes .status { color: #9a6700; }
     .ok .status { color: #1a7f37; font-weight: 400; }
     .meter { display: inline-block; width: 56px; height: 8px; margin-right: 6px;
@@ -397,6 +351,7 @@ enum HTMLReportStyle {
     p.note, p.meta { color: #57606a; font-size: 13px; margin: 4px 0; }
     p.none { color: #57606a; font-style: italic; }
     section.run.over { border-left: 4px solid #d62728; padding-left: 10px; }
+    section.run.tail { border-left: 4px solid #e36209; padding-left: 10px; }
     .charts { display: flex; flex-wrap: wrap; gap: 16px; margin-top: 8px; }
     figure.chart { margin: 0; width: 600px; max-width: 100%; }
     .charts > figure.chart { width: auto; flex: 1 1 440px; max-width: 600px; }

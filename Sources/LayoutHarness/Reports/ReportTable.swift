@@ -1,32 +1,8 @@
+import BenchSupport
 /// The at-a-glance table of a run: one row per strategy and scenario, cost per tick, share
 /// of the frame budget, and a verdict.
 public enum ReportTable {
   public enum Style: Sendable { case terminal, markdown }
-
-  /// How a row fares: its p99 tick within the budget, only its tail over, or its median over.
-  public enum Verdict: String, Sendable {
-    case fits = "fits"
-    case tailOver = "p99 over"
-    case over = "over budget"
-
-    public init(_ result: RunResult, budgetNs: Double) {
-      if result.tickNs.p99 <= budgetNs {
-        self = .fits
-      } else if result.tickNs.p50 <= budgetNs {
-        self = .tailOver
-      } else {
-        self = .over
-      }
-    }
-
-    var mark: String {
-      switch self {
-      case .fits: "ok"
-      case .tailOver: "!!"
-      case .over: "XX"
-      }
-    }
-  }
 
   public static func render(_ report: RunReport, style: Style) -> String {
     let budget = report.budgetNs
@@ -36,19 +12,19 @@ public enum ReportTable {
     ]
     var rows: [[String]] = []
     for result in report.results {
-      let verdict = Verdict(result, budgetNs: budget)
+      let verdict = BudgetVerdict(result, budgetNs: budget)
       rows.append([
-        result.scenarioKey, result.strategy.rawValue, ms(result.tickNs.p50), ms(result.tickNs.p99),
-        ms(result.tickNs.max), percent(result.tickNs.p99 / budget),
-        "\(result.overBudget)/\(result.ticks)", fixed(result.hitchMsPerS, 1),
-        fixed(result.counters["solves"] ?? 0, 1), fixed(result.counters["layoutSubviews"] ?? 0, 0),
-        result.allocations.countPerTick.map { fixed($0, 0) } ?? "-",
-        "\(verdict.mark) \(verdict.rawValue)",
+        result.scenarioKey, result.strategy.rawValue, NumberFormat.ms(result.tickNs.p50), NumberFormat.ms(result.tickNs.p99),
+        NumberFormat.ms(result.tickNs.max), NumberFormat.percent(result.tickNs.p99 / budget),
+        "\(result.overBudget)/\(result.ticks)", NumberFormat.fixed(result.hitchMsPerS, 1),
+        NumberFormat.fixed(result.counters["solves"] ?? 0, 1), NumberFormat.fixed(result.counters["layoutSubviews"] ?? 0, 0),
+        result.allocations.countPerTick.map { NumberFormat.fixed($0, 0) } ?? "-",
+        verdict.label,
       ])
     }
     let title =
-      "Cost per tick against a \(fixed(budget / 1e6, 2)) ms budget (\(report.hz) Hz); "
-      + "instrumentation inside each tick: \(fixed(report.measurementOverheadNs, 0)) ns"
+      "Cost per tick against a \(NumberFormat.fixed(budget / 1e6, 2)) ms budget (\(report.hz) Hz); "
+      + "instrumentation inside each tick: \(NumberFormat.fixed(report.measurementOverheadNs, 0)) ns"
     switch style {
     case .markdown:
       var lines = ["**\(title)**", ""]
@@ -64,7 +40,7 @@ public enum ReportTable {
         cells.enumerated().map { i, cell in
           let pad = String(repeating: " ", count: widths[i] - cell.count)
           return i < 2 || i == cells.count - 1 ? cell + pad : pad + cell
-        }.joined(separator: "  ")
+        }.joined(separator: "  ").trimmingTrailingSpaces
       }
       var lines = [title, "", line(header)]
       lines.append(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
@@ -75,9 +51,7 @@ public enum ReportTable {
         lines.append(line(row))
       }
       lines.append("")
-      lines.append(
-        "verdict: ok = p99 within the budget; !! = median within, p99 over (hitches); "
-          + "XX = median over (every frame late).")
+      lines.append("verdict: " + BudgetVerdict.legend)
       lines.append(
         "solves, layouts, allocs: per tick (solver read-outs, layoutSubviews calls, "
           + "allocation requests).")
@@ -93,7 +67,7 @@ public enum ReportTable {
       [
         "\(sweep.shape)/\(sweep.mutation)", sweep.strategy.rawValue,
         "\(sweep.sizes.first ?? 0)...\(sweep.sizes.last ?? 0)",
-        sweep.p50Exponent.map { fixed($0, 2) } ?? "-", sweep.p99Exponent.map { fixed($0, 2) } ?? "-",
+        sweep.p50Exponent.map { NumberFormat.fixed($0, 2) } ?? "-", sweep.p99Exponent.map { NumberFormat.fixed($0, 2) } ?? "-",
         sweep.largestSizeWithinBudget.map(String.init) ?? "none",
       ]
     }
@@ -113,26 +87,11 @@ public enum ReportTable {
   }
 }
 
-/// Milliseconds with three significant decimals for small values.
-func ms(_ ns: Double) -> String {
-  let value = ns / 1e6
-  return value < 0.1 ? fixed(value, 4) : value < 10 ? fixed(value, 3) : fixed(value, 1)
-}
-
-func percent(_ ratio: Double) -> String { fixed(ratio * 100, ratio < 0.1 ? 1 : 0) + "%" }
-
-/// Fixed-point text without Foundation's formatters (rounded half away from zero).
-func fixed(_ value: Double, _ digits: Int) -> String {
-  guard value.isFinite else { return "\(value)" }
-  var scale = 1.0
-  for _ in 0..<digits { scale *= 10 }
-  let scaled = (abs(value) * scale).rounded()
-  let whole = Int(scaled / scale)
-  var text = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
-  if digits > 0 {
-    let fraction = Int(scaled - Double(whole) * scale)
-    let digitsText = String(fraction)
-    text += "." + String(repeating: "0", count: digits - digitsText.count) + digitsText
+extension String {
+  /// Without the padding a left-aligned last column leaves at the end of a line.
+  var trimmingTrailingSpaces: String {
+    var end = endIndex
+    while end > startIndex, self[index(before: end)] == " " { end = index(before: end) }
+    return String(self[..<end])
   }
-  return text
 }

@@ -1,3 +1,4 @@
+import BenchSupport
 import LayoutModel
 
 /// The tree shapes of DESIGN.md section 5.
@@ -124,4 +125,4 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
   }
 }
 
-func gigabytes(_ bytes: Double) -> String { fixed(bytes / 1_073_741_824, 1) }
+func gigabytes(_ bytes: Double) -> String { NumberFormat.fixed(bytes / 1_073_741_824, 1) }
