@@ -104,10 +104,12 @@ struct CompareCommandTests {
     try withDirectory { dir in
       let corrupt = dir + "/corrupt.json"
       try "{\"schemaVersion\": 1, \"results\": [".write(toFile: corrupt, atomically: true, encoding: .utf8)
-      let outcome = try runner.runBinary(["compare", corrupt, corrupt])
+      let out = dir + "/comparison.json"
+      let outcome = try runner.runBinary(["compare", corrupt, corrupt, "--json", out])
       #expect(outcome.status == 1)
       #expect(outcome.stderr.contains(corrupt) && outcome.stderr.contains("not valid JSON"), "\(outcome.stderr)")
-      #expect(try String(contentsOfFile: corrupt, encoding: .utf8) == "{\"schemaVersion\": 1, \"results\": [")
+      // No comparison was made, so none is written.
+      #expect(!FileManager.default.fileExists(atPath: out))
       let missing = try runner.runBinary(["compare", "no-such-baseline", "--dir", dir])
       #expect(missing.status == 1 && missing.stderr.contains("no baseline named 'no-such-baseline'"))
     }
@@ -123,9 +125,14 @@ struct CompareCommandTests {
       let stored = try String(contentsOfFile: dir + "/main.json", encoding: .utf8)
       let list = try runner.runBinary(["baseline", "list", "--dir", dir])
       #expect(list.stdout.hasPrefix("main\t3 results"))
-      // A run that fails (bad flags) leaves the good baseline as it was.
-      let failed = try runner.runBinary(["baseline", "save", "main", "--dir", dir, "--size", "0"])
-      #expect(failed.status != 0)
+      // A run that fails after it started (a million-cell feed is refused for memory when
+      // it comes to be built) leaves the good baseline as it was.
+      let failed = try runner.runBinary([
+        "baseline", "save", "main", "--dir", dir, "--shape", "feed", "--size", "1000000",
+        "--rounds", "1", "--strategy", "coalesced", "--quiet",
+      ])
+      #expect(failed.status == 1 && failed.stderr.contains("GB"), "\(failed.stderr)")
+      #expect(try String(contentsOfFile: dir + "/main.json", encoding: .utf8) == stored)
       // So does storing a corrupt report over it.
       try "not json".write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
       let corrupt = try runner.runBinary(["baseline", "save", "main", "--dir", dir, "--from", dir + "/bad.json"])

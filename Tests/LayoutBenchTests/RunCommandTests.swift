@@ -137,16 +137,50 @@ struct RunCommandTests {
     #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) == ["report.json", "report.md"])
   }
 
-  @Test func aFailedRunLeavesAnExistingReportAlone() throws {
+  /// A sweep whose second size is refused at run time (a million-cell feed needs far more
+  /// memory than any machine here has), after the first size was measured: the command
+  /// fails, and the report from before is still there, whole, with no temporary beside it.
+  @Test func aRunThatFailsMidwayLeavesAnExistingReportAlone() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("run-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let json = directory.appendingPathComponent("report.json").path
+    let html = directory.appendingPathComponent("report.html").path
+    try Data("previous".utf8).write(to: URL(fileURLWithPath: json))
+    let outcome = try runBinary([
+      "sweep", "--shape", "feed", "--sizes", "3,1000000", "--ticks", "3", "--warmup", "1",
+      "--strategy", "coalesced", "--json", json, "--html", html, "--quiet",
+    ])
+    #expect(outcome.status == 1, "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("feed1000000") && outcome.stderr.contains("GB"), "\(outcome.stderr)")
+    #expect(try String(contentsOfFile: json, encoding: .utf8) == "previous")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.json"])
+  }
+
+  /// A run killed while it measures never touched the report it was asked to replace.
+  @Test func aKilledRunLeavesAnExistingReportAlone() throws {
+    let binary = try #require(SolveCommandTests.binary, "no layout-bench next to the test runner")
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("run-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let json = directory.appendingPathComponent("report.json").path
     try Data("previous".utf8).write(to: URL(fileURLWithPath: json))
-    let outcome = try runBinary(["run", "--shape", "wide", "--size", "0", "--json", json])
-    #expect(outcome.status != 0)
-    #expect(outcome.stderr.contains("--size"))
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = [
+      "run", "--shape", "feed", "--size", "50", "--ticks", "1000000", "--json", json, "--quiet",
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    Thread.sleep(forTimeInterval: 1.5)
+    #expect(process.isRunning, "the run ended before it could be killed")
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
     #expect(try String(contentsOfFile: json, encoding: .utf8) == "previous")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.json"])
   }
 }
