@@ -396,9 +396,6 @@ public final class ListView: StackView {
     Rect(origin: Point(x: 0, y: contentOffset), size: frame.size)
   }
 
-  /// Height of the content (the bottom of the last cell).
-  public var contentHeight: Double { subviews.last?.frame.maxY ?? 0 }
-
   /// Scrolls: UIKit lays out the scroll view and its superview; frames do not change.
   public func setContentOffset(_ y: Double) throws(LayoutError) {
     guard y.isFinite else { throw .invalidSize(view: description, what: "content offset", value: y) }

@@ -82,9 +82,6 @@ public final class Window: View {
     return c
   }
 
-  /// The solver's own counters (nil for a frame-layout window).
-  public var solverCounters: SolverCounters? { engine?.solver.counters }
-
   override func frameWasSet() {
     engine?.pinWindow(to: frame.size)
   }

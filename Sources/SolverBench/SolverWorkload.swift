@@ -1,7 +1,7 @@
 import Cassowary
 
-/// The kiwi comparison set: the systems `layout-bench solver-bench` builds and ticks, exactly
-/// as `DESIGN.md` section 9 defines them, so that the same work can be timed in kiwisolver
+/// The kiwi comparison set: the systems `layout-bench solver-bench` builds and ticks, built
+/// the same way by `Scripts/kiwi_bench.py`, so that the same work can be timed in kiwisolver
 /// (`Scripts/kiwi-bench.sh`).
 public enum SolverWorkload: String, CaseIterable, Sendable {
   /// N boxes side by side, `x[i] == x[i-1] + w[i-1] + 8`, the last one ending at an edited

@@ -1,6 +1,6 @@
 import Cassowary
 
-// A case as a constraint script for `layout-bench solve` (the format of DESIGN.md), so that
+// A case as a constraint script for `layout-bench solve` (the format the README documents), so that
 // a failure found here can be replayed, bisected and kept as a regression file without this
 // module.
 

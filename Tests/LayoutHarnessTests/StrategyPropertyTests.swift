@@ -61,6 +61,19 @@ import Testing
     try check(scene: generator.wide(count: 60), generator: &generator, ticks: 8)
   }
 
+  @Test func treesOfDifferentSizesAreAMismatchOfViewCounts() throws {
+    var generator = SceneGenerator(seed: 3)
+    let small = try LayoutStrategy(.coalesced, scene: generator.wide(count: 3))
+    let large = try LayoutStrategy(.bottomUp, scene: generator.wide(count: 5))
+    try small.tick([])
+    try large.tick([])
+    let expected = FrameMismatch.viewCount(
+      first: .init(label: "coalesced", value: small.tree.views.count),
+      second: .init(label: "bottom-up", value: large.tree.views.count))
+    #expect(small.tree.views.count != large.tree.views.count)
+    #expect(throws: expected) { try FrameCheck.compare([small, large]) }
+  }
+
   @Test func aMismatchNamesTheViewAndBothFrames() throws {
     var generator = SceneGenerator(seed: 5)
     let scene = generator.feed(cells: 3)
@@ -74,11 +87,12 @@ import Testing
     #expect {
       try FrameCheck.compare([a, b])
     } throws: { error in
-      guard let mismatch = error as? FrameMismatch else { return false }
-      return mismatch.view.contains("cell1") && mismatch.first.label == "coalesced"
-        && mismatch.second.label == "bottom-up"
-        && !mismatch.first.frame.isApproximatelyEqual(to: mismatch.second.frame)
-        && mismatch.description.contains("cell1")
+      guard case .frame(let view, _, let first, let second) = error as? FrameMismatch else {
+        return false
+      }
+      return view.contains("cell1") && first.label == "coalesced" && second.label == "bottom-up"
+        && !first.value.isApproximatelyEqual(to: second.value)
+        && "\(error)".contains("cell1")
     }
   }
 }

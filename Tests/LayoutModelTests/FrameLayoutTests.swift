@@ -34,6 +34,28 @@ import Testing
     expectFrame(bottom, rect(134, 62, 30, 10))
   }
 
+  /// Changing the alignment of a laid-out stack moves its fixed-size children (under Auto
+  /// Layout, by replacing the alignment constraints), and only them.
+  @Test(arguments: Window.LayoutMode.allCases)
+  func alignmentChangesAfterLayoutMoveTheChildren(_ mode: Window.LayoutMode) throws {
+    let window = try window(mode)
+    let stack = try StackView(axis: .vertical, spacing: 0, alignment: .leading, name: "stack")
+    let image = try ImageView(size: Size(width: 50, height: 20), name: "image")
+    let label = Label(text: "Hello", name: "label")
+    for view in [image, label] as [View] { try stack.addSubview(view) }
+    try window.addSubview(stack)
+    try window.runUpdateCycle()
+    expectFrame(image, rect(0, 0, 50, 20))
+    stack.setAlignment(.trailing)
+    try window.runUpdateCycle()
+    expectFrame(image, rect(250, 0, 50, 20))
+    expectFrame(label, rect(0, 20, 300, 17))
+    stack.setAlignment(.center)
+    try window.runUpdateCycle()
+    expectFrame(image, rect(125, 0, 50, 20))
+    expectFrame(stack, rect(0, 0, 300, 37))
+  }
+
   @Test(arguments: Window.LayoutMode.allCases)
   func horizontalStackSharesTheWidthAndAlignsTrailing(_ mode: Window.LayoutMode) throws {
     let window = try window(mode)

@@ -1,7 +1,7 @@
 import BenchSupport
 import LayoutModel
 
-/// The tree shapes of DESIGN.md section 5.
+/// The tree shapes the generators build (the README lists them with their sizes).
 public enum Shape: String, Sendable, ReportName {
   /// A chain of nested containers; size = depth (2 * depth + 1 views).
   case deep

@@ -1,21 +1,32 @@
 import LayoutModel
 
-/// Two strategies (or a strategy and a fresh layout) disagree on a view's frame.
-public struct FrameMismatch: Error, Equatable, CustomStringConvertible {
-  public var view: String
-  public var id: Int
-  public var first: (label: String, frame: Rect)
-  public var second: (label: String, frame: Rect)
+/// Two strategies (or a strategy and a fresh layout) disagree on the tree they laid out.
+public enum FrameMismatch: Error, Equatable, CustomStringConvertible {
+  /// One side of a comparison: which strategy, and what it gave.
+  public struct Side<Value: Equatable & Sendable>: Equatable, Sendable {
+    public var label: String
+    public var value: Value
 
-  public static func == (lhs: FrameMismatch, rhs: FrameMismatch) -> Bool {
-    lhs.view == rhs.view && lhs.id == rhs.id && lhs.first.label == rhs.first.label
-      && lhs.first.frame == rhs.first.frame && lhs.second.label == rhs.second.label
-      && lhs.second.frame == rhs.second.frame
+    public init(label: String, value: Value) {
+      self.label = label
+      self.value = value
+    }
   }
 
+  /// A view's frames differ (a view missing from one tree has NaN for its frame there).
+  case frame(view: String, id: Int, first: Side<Rect>, second: Side<Rect>)
+  /// The trees do not have the same number of views.
+  case viewCount(first: Side<Int>, second: Side<Int>)
+
   public var description: String {
-    "frames differ for \(view) (#\(id)): \(first.label) \(first.frame), "
-      + "\(second.label) \(second.frame) (off by \(first.frame.distance(to: second.frame)))"
+    switch self {
+    case .frame(let view, let id, let first, let second):
+      "frames differ for \(view) (#\(id)): \(first.label) \(first.value), "
+        + "\(second.label) \(second.value) (off by \(first.value.distance(to: second.value)))"
+    case .viewCount(let first, let second):
+      "the trees differ in size: \(first.label) has \(first.value) views, "
+        + "\(second.label) \(second.value)"
+    }
   }
 }
 
@@ -34,16 +45,17 @@ public enum FrameCheck {
     let frames = reference.frames()
     for (label, tree) in trees.dropFirst() {
       guard tree.views.count == reference.views.count else {
-        throw FrameMismatch(
-          view: "the tree", id: -1, first: (referenceLabel, .zero), second: (label, .zero))
+        throw .viewCount(
+          first: .init(label: referenceLabel, value: reference.views.count),
+          second: .init(label: label, value: tree.views.count))
       }
       for (view, frame) in frames {
         guard let id = reference.id(of: view) else { continue }
         let other = tree.views[id]?.frame ?? Rect(x: .nan, y: .nan, width: .nan, height: .nan)
         guard frame.isApproximatelyEqual(to: other, tolerance: tolerance) else {
-          throw FrameMismatch(
-            view: view.description, id: id, first: (referenceLabel, frame),
-            second: (label, other))
+          throw .frame(
+            view: view.description, id: id, first: .init(label: referenceLabel, value: frame),
+            second: .init(label: label, value: other))
         }
       }
     }
