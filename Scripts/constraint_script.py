@@ -6,10 +6,12 @@ tokenizer and the statement and expression parser, the number format of printed 
 reader of printed blocks and the tolerance of value comparisons.
 
 The parser follows Sources/ConstraintScript/ScriptParser.swift: it accepts what the binary
-accepts, with the same messages, and builds each constraint's linear form with the same float
-operations in the same order, so its coefficients are bit-identical to the binary's. It also
-keeps each side of a constraint as an expression tree, for a reader that drives kiwisolver the
-way a user of its API would. Standard library only: script_fuzz.py runs without kiwisolver.
+accepts, with messages close to the binary's, and builds each constraint's linear form with the
+same float operations in the same order, so its coefficients are bit-identical to the binary's.
+One known difference, kept so that script_fuzz.py classifies cases as it did: a literal that
+underflows to zero (1e-400) reads as 0, where the binary refuses it. The parser also keeps each
+side of a constraint as an expression tree, for a reader that drives kiwisolver the way a user
+of its API would. Standard library only: script_fuzz.py runs without kiwisolver.
 """
 
 import math
