@@ -36,7 +36,9 @@ let package = Package(
     // The frame harness: scenes, strategies, the runner, reports and regression verdicts.
     .target(name: "LayoutHarness", dependencies: ["BenchSupport", "LayoutModel"]),
     // The solver alone on the kiwi comparison workloads (chain, wide, deep, enaml, churn).
-    .target(name: "SolverBench", dependencies: ["BenchSupport", "Cassowary", "ConstraintScript"]),
+    .target(
+      name: "SolverBench", dependencies: ["BenchSupport", "Cassowary", "ConstraintScript"],
+      resources: [.embedInCode("enaml.cass")]),
     // jemalloc's mallctl, for allocation counts. Only the executable links it.
     .systemLibrary(
       name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),

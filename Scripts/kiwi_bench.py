@@ -14,12 +14,13 @@ Run it through Scripts/kiwi-bench.sh, which provides a venv with kiwisolver.
                                               every workload and compare with kiwi's values
 
 The workloads are the contract of shared/DESIGN.md section 9 and mirror
-Sources/LayoutHarness/SolverWorkload.swift statement for statement: the same variable creation
+Sources/SolverBench/SolverWorkload.swift statement for statement: the same variable creation
 order, the edit variable added (strong) and suggested before the constraints, the same
-constraint order and strengths, the same tick values. The enaml system is read at run time from
-Sources/LayoutHarness/SolverWorkload+Enaml.swift, so there is one copy of it.
+constraint order and strengths, the same tick values. The enaml system is read from
+Sources/SolverBench/enaml.cass, the constraint script that SolverBench embeds, so there is one
+copy of it.
 
-Timing follows Sources/LayoutHarness/SolverBench.swift: when the system is small (N <= 200,
+Timing follows Sources/SolverBench/SolverBench.swift: when the system is small (N <= 200,
 or enaml) one untimed warm-up build, then buildNs = the median of 7 builds (a single build of
 a millisecond moves by 2x between runs on a shared machine); otherwise buildNs = one build
 (create the solver and the variables, add the edit variable and every constraint,
@@ -34,7 +35,6 @@ import gc
 import json
 import os
 import platform
-import re
 import resource
 import statistics
 import subprocess
@@ -46,8 +46,11 @@ import timeit
 
 import kiwisolver as kiwi
 
+from constraint_script import (ScriptError, close, fmt_num, format_blocks, parse_blocks,
+                               parse_script)
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ENAML_SWIFT = os.path.join(REPO_ROOT, "Sources", "LayoutHarness", "SolverWorkload+Enaml.swift")
+ENAML_SCRIPT = os.path.join(REPO_ROOT, "Sources", "SolverBench", "enaml.cass")
 DEFAULT_BINARY = os.path.join(REPO_ROOT, ".build", "release", "layout-bench")
 
 WORKLOADS = ("chain", "wide", "deep", "enaml", "churn", "churn-link")
@@ -62,151 +65,36 @@ WEAK = kiwi.strength.weak
 CHAIN_OFFSETS = (120, -60, 300, -25, 10, -140)
 WIDE_WIDTHS = (800, 1000, 600, 1200, 400, 900)
 DEEP_OFFSETS = (100, 400, 250, 1000, 50, 700)
-ENAML_SIZES = ((400, 600), (600, 400), (800, 1200), (1200, 800), (400, 800), (800, 400))
 
 
 # ------------------------------------------------------------------------------------------------
-# The enaml system, read from the Swift file (its `enamlVariables` array and the constraint
-# script in its `enamlConstraints` string), parsed once so that building does not time parsing.
-
-class ParseError(Exception):
-    pass
-
-
-TOKEN = re.compile(
-    r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
-    r"|(?P<name>[A-Za-z_][A-Za-z0-9_.]*)"
-    r"|(?P<op>==|<=|>=|[-+*/()@]))"
-)
-
-
-def tokenize(text):
-    """Splits one constraint line into ('num', float), ('name', str) and ('op', str) tokens."""
-    tokens, pos = [], 0
-    text = text.rstrip()
-    while pos < len(text):
-        m = TOKEN.match(text, pos)
-        if not m or m.end() == pos:
-            raise ParseError(f"unexpected character {text[pos:].strip()[:1]!r} in {text!r}")
-        pos = m.end()
-        kind = m.lastgroup
-        tokens.append((kind, float(m.group(kind)) if kind == "num" else m.group(kind)))
-    return tokens
-
-
-class LinearForm:
-    """sum(coefficient * name) + constant, names kept in order of first mention."""
-
-    def __init__(self, constant=0.0, name=None):
-        self.coefficients = {} if name is None else {name: 1.0}
-        self.constant = constant
-
-    def scaled(self, k):
-        out = LinearForm(self.constant * k)
-        out.coefficients = {n: c * k for n, c in self.coefficients.items()}
-        return out
-
-    def plus(self, other):
-        out = LinearForm(self.constant + other.constant)
-        out.coefficients = dict(self.coefficients)
-        for n, c in other.coefficients.items():
-            out.coefficients[n] = out.coefficients.get(n, 0.0) + c
-        return out
-
-    def is_constant(self):
-        return all(c == 0 for c in self.coefficients.values())
-
-
-class ExpressionParser:
-    """Recursive descent over the expression grammar of the constraint script format:
-    numbers, names, + and -, unary -, number * expr, expr * number, expr / number, ( )."""
-
-    def __init__(self, tokens):
-        self.tokens, self.pos = tokens, 0
-
-    def peek(self):
-        return self.tokens[self.pos] if self.pos < len(self.tokens) else (None, None)
-
-    def take(self):
-        tok = self.peek()
-        self.pos += 1
-        return tok
-
-    def sum(self):
-        form = self.product()
-        while self.peek() in (("op", "+"), ("op", "-")):
-            sign = 1.0 if self.take()[1] == "+" else -1.0
-            form = form.plus(self.product().scaled(sign))
-        return form
-
-    def product(self):
-        form = self.unary()
-        while self.peek() in (("op", "*"), ("op", "/")):
-            op = self.take()[1]
-            right = self.unary()
-            if op == "/":
-                if not right.is_constant():
-                    raise ParseError("division by an expression")
-                form = form.scaled(1.0 / right.constant)
-            elif form.is_constant():
-                form = right.scaled(form.constant)
-            elif right.is_constant():
-                form = form.scaled(right.constant)
-            else:
-                raise ParseError("non-linear product")
-        return form
-
-    def unary(self):
-        if self.peek() == ("op", "-"):
-            self.take()
-            return self.unary().scaled(-1.0)
-        kind, value = self.take()
-        if kind == "num":
-            return LinearForm(value)
-        if kind == "name":
-            return LinearForm(name=value)
-        if (kind, value) == ("op", "("):
-            form = self.sum()
-            if self.take() != ("op", ")"):
-                raise ParseError("missing )")
-            return form
-        raise ParseError(f"unexpected token {value!r}")
-
-
-def parse_strength(word):
-    named = {"required": REQUIRED, "strong": STRONG, "medium": MEDIUM, "weak": WEAK}
-    return named[word] if word in named else float(word)
-
-
-def parse_constraint(line):
-    """`lhs op rhs [@strength]` -> (LinearForm of lhs - rhs, op, strength)."""
-    text, _, strength = line.partition("@")
-    parser = ExpressionParser(tokenize(text))
-    lhs = parser.sum()
-    kind, op = parser.take()
-    if kind != "op" or op not in ("==", "<=", ">="):
-        raise ParseError(f"expected ==, <= or >= in {line!r}")
-    rhs = parser.sum()
-    if parser.peek() != (None, None):
-        raise ParseError(f"trailing input in {line!r}")
-    return lhs.plus(rhs.scaled(-1.0)), op, parse_strength(strength.strip() or "required")
-
+# The enaml system, read from enaml.cass as SolverWorkload+Enaml.swift reads it (ScriptedSystem),
+# once, so that building does not time parsing.
 
 def load_enaml():
-    """(variable names in creation order, [(LinearForm, op, strength)] in constraint order)."""
-    with open(ENAML_SWIFT, encoding="utf-8") as f:
-        swift = f.read()
-    names = re.search(r"static let enamlVariables = \[(.*?)\]", swift, re.S)
-    script = re.search(r'static let enamlConstraints = """\n(.*?)"""', swift, re.S)
-    if not names or not script:
-        sys.exit(f"kiwi_bench: cannot find enamlVariables / enamlConstraints in {ENAML_SWIFT}")
-    variables = re.findall(r'"([^"]+)"', names.group(1))
-    constraints = []
-    for line in script.group(1).splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            constraints.append(parse_constraint(line))
-    return variables, constraints
+    """(variable names in creation order, [(name, strength)] edit variables, [(Form, op,
+    strength)] constraints, [(width, height)] window sizes, one per tick)."""
+    try:
+        with open(ENAML_SCRIPT, encoding="utf-8") as f:
+            statements = parse_script(f.read())
+    except (OSError, ScriptError) as error:
+        sys.exit(f"kiwi_bench: cannot read {ENAML_SCRIPT}: {error}")
+    # Labelled constraints taken back by a `remove` only fix the variable order.
+    removed = {st.label for st in statements if st.kind == "remove"}
+    variables = list(dict.fromkeys(name for st in statements for name in st.mentioned))
+    edits = [(st.name, st.strength) for st in statements if st.kind == "edit"]
+    constraints = [(st.form, st.op, st.strength) for st in statements
+                   if st.kind == "constraint" and st.label not in removed]
+    sizes, pending = [], []
+    for st in statements:
+        if st.kind == "suggest":
+            pending.append((st.name, st.value))
+        elif st.kind == "print":
+            if [name for name, _ in pending] != ["width", "height"]:
+                sys.exit(f"kiwi_bench: {ENAML_SCRIPT}:{st.line}: a tick suggests width, height")
+            sizes.append((pending[0][1], pending[1][1]))
+            pending = []
+    return variables, edits, constraints, sizes
 
 
 # ------------------------------------------------------------------------------------------------
@@ -312,28 +200,28 @@ def build_deep(solver, d):
     return System(s, variables, tick)
 
 
-ENAML = None  # (names, constraints), loaded on first use, outside any timed region
+ENAML = None  # load_enaml(), loaded on first use, outside any timed region
 
 
 def build_enaml(solver):
-    names, constraints = ENAML
+    names, edits, constraints, sizes = ENAML
     s = solver
-    width, height = kiwi.Variable("width"), kiwi.Variable("height")
-    by_name = {"width": width, "height": height}
-    variables = [width, height]
+    by_name = {}
+    variables = []
     for name in names:
         by_name[name] = kiwi.Variable(name)
         variables.append(by_name[name])
+    width, height = by_name["width"], by_name["height"]
     # As kiwi's enaml_like_benchmark.cpp: two strong edit variables, no suggestion before the
     # constraints (the Swift workload does the same).
-    s.addEditVariable(width, STRONG)
-    s.addEditVariable(height, STRONG)
+    for name, strength in edits:
+        s.addEditVariable(by_name[name], strength)
     for form, op, strength in constraints:
-        terms = [kiwi.Term(by_name[n], c) for n, c in form.coefficients.items() if c != 0]
-        s.addConstraint(kiwi.Constraint(kiwi.Expression(terms, form.constant), op, strength))
+        terms = [kiwi.Term(by_name[n], c) for n, c in zip(form.names, form.coefs) if c != 0]
+        s.addConstraint(kiwi.Constraint(kiwi.Expression(terms, form.const), op, strength))
 
     def tick(t):
-        w, h = ENAML_SIZES[t % 6]
+        w, h = sizes[t % len(sizes)]
         s.suggestValue(width, w)
         s.suggestValue(height, h)
     s.updateVariables()
@@ -413,15 +301,6 @@ def measure(workload, size, minimum_ticks=200, time_limit_ns=1_000_000_000):
 
 # ------------------------------------------------------------------------------------------------
 # Values and constraint scripts, to check that kiwi and our solver solve the same systems.
-
-def fmt_num(value):
-    """As `layout-bench solve` prints a value: integers without a point, no -0."""
-    if value == 0:
-        return "0"
-    if float(value).is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return repr(float(value))
-
 
 def fmt_strength(value):
     named = {REQUIRED: "required", STRONG: "strong", MEDIUM: "medium", WEAK: "weak"}
@@ -536,21 +415,6 @@ def script_text(workload, size, ticks, recorded=None):
         "remove _order",
     ]
     return "\n".join(header + recorder.lines) + "\n"
-
-
-def format_blocks(blocks):
-    return "\n---\n".join("\n".join(f"{n} = {fmt_num(v)}" for n, v in b) for b in blocks) + "\n"
-
-
-def parse_blocks(text):
-    blocks = [[]]
-    for line in text.splitlines():
-        if line.strip() == "---":
-            blocks.append([])
-        elif "=" in line:
-            name, _, value = line.partition("=")
-            blocks[-1].append((name.strip(), float(value)))
-    return blocks
 
 
 # ------------------------------------------------------------------------------------------------
@@ -784,7 +648,10 @@ def check(args):
                                   timeout=args.timeout)
         finally:
             os.unlink(path)
-        our_blocks = parse_blocks(done.stdout)
+        try:
+            our_blocks = parse_blocks(done.stdout)
+        except ValueError:
+            our_blocks = []  # not `name = value` output: reported as a failure below
         if done.returncode != 0 or len(our_blocks) != len(kiwi_blocks):
             print(f"{label}: layout-bench solve failed or printed {len(our_blocks)} blocks"
                   f" for kiwi's {len(kiwi_blocks)}: {done.stderr.strip()}")
@@ -798,7 +665,7 @@ def check(args):
                 continue
             kv, ov = dict(kb), dict(ob)
             diffs = [(n, kv[n], ov[n]) for n, _ in kb
-                     if abs(kv[n] - ov[n]) > args.tolerance * max(1.0, abs(kv[n]))]
+                     if not close(kv[n], ov[n], args.tolerance, absolute_below=1.0)]
             # The objective of the system as it stood at this stage, for both solutions: equal
             # objectives with different values mean a degenerate optimum (say, which boxes give
             # up their weak width preference), which kiwi and we may break differently.

@@ -12,13 +12,13 @@ Run it through Scripts/kiwi-crosscheck.sh, which provides a venv with kiwisolver
                                             the weighted errors (a tie or a missed optimum)
 
 The constraint script format is the contract in shared/DESIGN.md ("Constraint script format").
-Scripts are generated as a small syntax tree, written out as text, and then read back by the
-interpreter below, which drives kiwisolver the way a user of its API would. So every fixture is
-solved from its own text, and the interpreter doubles as a reference reader of the format.
+Scripts are generated as a small syntax tree, written out as text, read back by
+constraint_script.py (the reader the Python scripts share, which follows the binary's), and run
+by the interpreter below, which drives kiwisolver the way a user of its API would. So every
+fixture is solved from its own text.
 """
 
 import argparse
-import math
 import os
 import random
 import re
@@ -32,39 +32,23 @@ from concurrent.futures.process import BrokenProcessPool
 
 import kiwisolver as kiwi
 
+import constraint_script
+from constraint_script import (ScriptError, close, expr_vars, fmt_num, format_blocks,
+                               parse_blocks)
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_FIXTURES = os.path.join(REPO_ROOT, "Tests", "ConstraintScriptTests", "Fixtures", "kiwi")
 
-NAMED_STRENGTHS = ("required", "strong", "medium", "weak")
-KEYWORDS = ("edit", "suggest", "remove", "print")
-
 # Two solvers that both find *an* optimum agree only if the optimum is unique, so the uniqueness
-# filter compares kiwi against itself much more tightly than `check` compares against the binary.
+# filter compares kiwi against itself much more tightly than `check` compares against the binary
+# (constraint_script.CHECK_TOL).
 UNIQUE_ABS_TOL = 1e-9
 UNIQUE_REL_TOL = 1e-12
-CHECK_TOL = 1e-6
-
-
-class ScriptError(Exception):
-    """A script that cannot be read or that kiwi refuses (carries the 1-based line number)."""
-
-    def __init__(self, line, message):
-        super().__init__(f"line {line}: {message}")
-        self.line = line
 
 
 # --------------------------------------------------------------------------------------------
-# Expressions: tuples ('num', value), ('var', name), ('+'|'-'|'*'|'/', left, right) and
-# ('()', inner), the last one only to make the generator write parentheses it was not forced to.
-
-def fmt_num(value):
-    """The output format of the contract: integral values without a decimal point."""
-    if value == 0:
-        return "0"  # also turns -0.0 into 0
-    if float(value).is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return repr(float(value))
-
+# Writing expressions: the trees of constraint_script, plus ('()', inner), which only makes the
+# generator write parentheses it was not forced to.
 
 def _prec(node):
     return {"+": 1, "-": 1, "*": 2, "/": 2}.get(node[0], 3)
@@ -90,203 +74,44 @@ def render_expr(node, tight=False):
     return f"{left}{space}{kind}{space}{right}"
 
 
-def expr_vars(node, out):
-    """Appends the variable names of an expression in reading order."""
-    if node[0] == "var":
-        out.append(node[1])
-    elif node[0] != "num":
-        for child in node[1:]:
-            expr_vars(child, out)
-    return out
-
-
 # --------------------------------------------------------------------------------------------
-# Reading the script format
-
-_TOKEN = re.compile(r"""
-    \s*(?:
-      (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
-    | (?P<name>[A-Za-z_][A-Za-z0-9_.]*)
-    | (?P<op>==|<=|>=|[-+*/()@:])
-    | (?P<bad>\S)
-    )""", re.VERBOSE)
-
-
-def tokenize(text, line):
-    tokens = []
-    for m in _TOKEN.finditer(text):
-        if m.lastgroup is None:
-            continue  # trailing whitespace
-        if m.lastgroup == "bad":
-            raise ScriptError(line, f"unexpected character '{m.group('bad')}'")
-        tokens.append((m.lastgroup, m.group(m.lastgroup)))
-    return tokens
-
-
-class Op:
-    """One statement of a script: kind is 'constraint', 'edit', 'suggest', 'remove' or 'print'."""
-
-    def __init__(self, kind, line, **fields):
-        self.kind = kind
-        self.line = line
-        self.__dict__.update(fields)
-
+# Reading the script format (constraint_script reads it as the binary does)
 
 class Program:
     def __init__(self, ops, variables):
-        self.ops = ops              # statements in text order
+        self.ops = ops              # constraint_script.Statement objects, in text order
         self.variables = variables  # every variable name, in order of first appearance
 
 
-class _Parser:
-    """Recursive descent over one line's tokens; tracks whether each subtree is constant."""
-
-    def __init__(self, tokens, line):
-        self.tokens, self.pos, self.line = tokens, 0, line
-
-    def peek(self):
-        return self.tokens[self.pos] if self.pos < len(self.tokens) else (None, None)
-
-    def take(self):
-        tok = self.peek()
-        if tok[0] is None:
-            raise ScriptError(self.line, "unexpected end of line")
-        self.pos += 1
-        return tok
-
-    def fail(self, tok):
-        raise ScriptError(self.line, f"unexpected token '{tok[1]}'")
-
-    def expr(self):
-        node, const = self.term()
-        while self.peek()[1] in ("+", "-"):
-            op = self.take()[1]
-            rhs, rconst = self.term()
-            node, const = (op, node, rhs), const and rconst
-        return node, const
-
-    def term(self):
-        node, const = self.unary()
-        while self.peek()[1] in ("*", "/"):
-            op = self.take()[1]
-            rhs, rconst = self.unary()
-            if op == "*" and not const and not rconst:
-                raise ScriptError(self.line, "non-linear expression (variable times variable)")
-            if op == "/" and not rconst:
-                raise ScriptError(self.line, "non-linear expression (division by a variable)")
-            node, const = (op, node, rhs), const and rconst
-        return node, const
-
-    def unary(self):
-        # The contract does not mention unary minus; it is accepted here but never generated.
-        if self.peek()[1] == "-":
-            self.take()
-            node, const = self.unary()
-            return ("-", ("num", 0.0), node), const
-        tok = self.take()
-        if tok[0] == "num":
-            return ("num", float(tok[1])), True
-        if tok[0] == "name":
-            if tok[1] in KEYWORDS:
-                self.fail(tok)
-            return ("var", tok[1]), False
-        if tok[1] == "(":
-            node, const = self.expr()
-            if self.take()[1] != ")":
-                raise ScriptError(self.line, "expected ')'")
-            return node, const
-        self.fail(tok)
-
-    def strength(self):
-        tok = self.take()
-        if tok[0] == "name" and tok[1] in NAMED_STRENGTHS:
-            return tok[1]
-        if tok[0] == "num" and float(tok[1]) > 0:
-            return float(tok[1])
-        raise ScriptError(self.line, f"bad strength '{tok[1]}'")
-
-    def name(self):
-        tok = self.take()
-        if tok[0] != "name":
-            self.fail(tok)
-        return tok[1]
-
-    def number(self):
-        sign = -1.0 if self.peek()[1] == "-" and self.take() else 1.0
-        tok = self.take()
-        if tok[0] != "num":
-            self.fail(tok)
-        return sign * float(tok[1])
-
-    def end(self):
-        if self.peek()[0] is not None:
-            self.fail(self.peek())
+def _has_variables(node, line):
+    """Whether an expression names a variable; raises ScriptError where kiwi's operators
+    cannot build it: a product of two sides that name variables, or a division by one. (The
+    binary accepts `(x - x) * y`, whose left side cancels out; kiwi's API does not.)"""
+    kind = node[0]
+    if kind in ("num", "var"):
+        return kind == "var"
+    left, right = _has_variables(node[1], line), _has_variables(node[2], line)
+    if kind == "*" and left and right:
+        raise ScriptError(line, "non-linear expression (variable times variable)")
+    if kind == "/" and right:
+        raise ScriptError(line, "non-linear expression (division by a variable)")
+    return left or right
 
 
 def parse_script(text):
-    ops, seen, labels = [], {}, set()
-
-    def see(names):
-        for name in names:
+    """The statements of a script, each print with the variables it shows (`visible`)."""
+    ops, seen = [], {}
+    for op in constraint_script.parse_script(text):
+        if op.kind == "constraint":
+            _has_variables(op.lhs, op.line)
+            _has_variables(op.rhs, op.line)
+            if not op.mentioned:
+                raise ScriptError(op.line, "constraint has no variables")
+        for name in op.mentioned:
             seen.setdefault(name, len(seen))
-
-    for line_no, raw in enumerate(text.splitlines(), start=1):
-        body = raw.split("#", 1)[0].strip()
-        if not body:
-            continue
-        p = _Parser(tokenize(body, line_no), line_no)
-        first = p.peek()
-        if first[0] == "name" and first[1] in KEYWORDS:
-            p.take()
-            if first[1] == "print":
-                p.end()
-                ops.append(Op("print", line_no, visible=list(seen)))
-            elif first[1] == "edit":
-                name = p.name()
-                if p.take()[1] != "@":
-                    raise ScriptError(line_no, "expected '@strength' after the edit variable")
-                strength = p.strength()
-                p.end()
-                if strength == "required" or (not isinstance(strength, str)
-                                              and strength >= kiwi.strength.required):
-                    raise ScriptError(line_no, "an edit variable cannot be required")
-                see([name])
-                ops.append(Op("edit", line_no, name=name, strength=strength))
-            elif first[1] == "suggest":
-                name, value = p.name(), p.number()
-                p.end()
-                see([name])
-                ops.append(Op("suggest", line_no, name=name, value=value))
-            else:
-                label = p.name()
-                p.end()
-                # A label names a live constraint: free for reuse once removed, as in the
-                # Swift reader.
-                labels.discard(label)
-                ops.append(Op("remove", line_no, label=label))
-            continue
-        label = None
-        if len(p.tokens) > 1 and p.tokens[1][1] == ":":
-            label = p.name()
-            p.take()
-            if label in labels:
-                raise ScriptError(line_no, f"duplicate label {label}")
-            labels.add(label)
-        lhs, lconst = p.expr()
-        op = p.take()[1]
-        if op not in ("==", "<=", ">="):
-            raise ScriptError(line_no, f"expected ==, <= or >=, found '{op}'")
-        rhs, rconst = p.expr()
-        strength = "required"
-        if p.peek()[1] == "@":
-            p.take()
-            strength = p.strength()
-        p.end()
-        if lconst and rconst:
-            raise ScriptError(line_no, "constraint has no variables")
-        see(expr_vars(lhs, []) + expr_vars(rhs, []))
-        ops.append(Op("constraint", line_no, label=label, lhs=lhs, op=op, rhs=rhs,
-                      strength=strength))
+        if op.kind == "print":
+            op.visible = list(seen)
+        ops.append(op)
     return Program(ops, list(seen))
 
 
@@ -339,13 +164,14 @@ def run_kiwi(program, order=None, probes=None):
             if op.kind == "constraint":
                 lhs, rhs = _to_kiwi(op.lhs, var), _to_kiwi(op.rhs, var)
                 cn = lhs == rhs if op.op == "==" else lhs <= rhs if op.op == "<=" else lhs >= rhs
-                if op.strength != "required":
-                    cn = cn | op.strength
+                # The strength as written: kiwi clips a raw strength above required itself.
+                if op.as_written != "required":
+                    cn = cn | op.as_written
                 solver.addConstraint(cn)
                 if op.label is not None:
                     constraints[op.label] = cn
             elif op.kind == "edit":
-                solver.addEditVariable(var(op.name), op.strength)
+                solver.addEditVariable(var(op.name), op.as_written)
             elif op.kind == "suggest":
                 solver.suggestValue(var(op.name), op.value)
             elif op.kind == "remove":
@@ -373,36 +199,6 @@ def denoise(value):
     files should not."""
     nearest = float(Fraction(value).limit_denominator(1000))
     return nearest if abs(nearest - value) <= 1e-9 else value
-
-
-def format_blocks(blocks, clean=False):
-    fix = denoise if clean else float
-    return "---\n".join("".join(f"{n} = {fmt_num(fix(v))}\n" for n, v in block)
-                         for block in blocks)
-
-
-def parse_blocks(text):
-    """Reads `name = value` blocks separated by `---`; raises ValueError on anything else."""
-    blocks, current = [], []
-    for line_no, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line:
-            continue
-        if line == "---":
-            blocks.append(current)
-            current = []
-            continue
-        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_.]*) = (\S+)", line)
-        try:
-            value = float(m.group(2)) if m else None
-        except ValueError:
-            value = None
-        if value is None or math.isnan(value):
-            raise ValueError(f"output line {line_no} is not `name = number`: {line!r}")
-        current.append((m.group(1), value))
-    blocks.append(current)
-    return blocks
-
 
 # --------------------------------------------------------------------------------------------
 # The uniqueness filter
@@ -918,7 +714,7 @@ def evaluate_script(text, unique_seed):
         blocks = run_kiwi(program)
     except ScriptError:
         return "kiwi refused", None  # mostly unsatisfiable required constraints
-    expected = format_blocks(blocks, clean=True)
+    expected = format_blocks(blocks, denoise)
     if len(text) + len(expected) > MAX_FIXTURE_BYTES:
         return "too large", None
     if len(blocks) > 1 and all(b == blocks[0] for b in blocks):
@@ -981,12 +777,6 @@ def generate_scripts(count, seed, label="script", stats=None):
 # --------------------------------------------------------------------------------------------
 # Comparing the binary's output
 
-def _close(expected, actual):
-    """Within 1e-6: absolute for |expected| <= 1e3, relative above (as KiwiFixtureTests)."""
-    scale = abs(expected) if abs(expected) > 1e3 else 1.0
-    return abs(actual - expected) <= CHECK_TOL * scale
-
-
 def compare_outputs(expected, actual):
     """Returns a list of human-readable difference lines (empty when the outputs agree)."""
     if len(expected) != len(actual):
@@ -999,7 +789,7 @@ def compare_outputs(expected, actual):
             diffs.append(f"  expected: {' '.join(exp_names)}")
             diffs.append(f"  actual:   {' '.join(act_names)}")
             continue
-        bad = [(n, x, y) for (n, x), (_, y) in zip(exp, act) if not _close(x, y)]
+        bad = [(n, x, y) for (n, x), (_, y) in zip(exp, act) if not close(x, y)]
         if bad:
             width = max(len(n) for n, _, _ in bad)
             diffs.append(f"block {number}: {len(bad)} of {len(exp)} value(s) differ")
@@ -1191,8 +981,8 @@ def weighted_errors(program, blocks):
     live, unlabelled, edits, errors = {}, [], {}, []
     for op in program.ops:
         if op.kind == "constraint":
-            if op.strength != "required":
-                item = (op.lhs, op.rhs, op.op, _strength_value(op.strength))
+            if op.as_written != "required":
+                item = (op.lhs, op.rhs, op.op, _strength_value(op.as_written))
                 if op.label is not None:
                     live[op.label] = item
                 else:
@@ -1200,7 +990,7 @@ def weighted_errors(program, blocks):
         elif op.kind == "remove":
             live.pop(op.label, None)
         elif op.kind == "edit":
-            edits[op.name] = [_strength_value(op.strength), 0.0]
+            edits[op.name] = [_strength_value(op.as_written), 0.0]
         elif op.kind == "suggest":
             edits[op.name][1] = op.value
         elif op.kind == "print" and len(errors) < len(blocks):

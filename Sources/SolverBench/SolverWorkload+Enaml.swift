@@ -1,167 +1,86 @@
 import Cassowary
 import ConstraintScript
 
-// kiwi's enaml benchmark system (benchmarks/enaml_like_benchmark.cpp in nucleic/kiwi),
-// restated in the constraint script syntax: the same 111 constraints in the same order, with
-// its custom strengths `create(0, 1, 0, 1.25)` = 1250 and `create(0, 100, 0)` = 100000.
+// kiwi's enaml benchmark system (benchmarks/enaml_like_benchmark.cpp in nucleic/kiwi) lives in
+// `enaml.cass`, a constraint script that Scripts/kiwi_bench.py reads too, so that both solvers
+// get the system from one copy. SwiftPM embeds the file in the module as
+// `PackageResources.enaml_cass`: no file is looked up at run time.
+
+/// A system read from a constraint script: what a workload builds and what its ticks suggest.
+package struct ScriptedSystem: Sendable {
+  /// Variable names in creation order: the order of first mention in the script.
+  package var variables: [String] = []
+  /// The edit variables, in the order they are added.
+  package var edits: [(name: String, strength: Strength)] = []
+  /// The constraints the script adds and never removes, in order.
+  package var constraints: [(form: LinearForm, relation: Relation, strength: Strength)] = []
+  /// The values each tick suggests: the `suggest` statements before each `print`.
+  package var ticks: [[(name: String, value: Double)]] = []
+
+  /// Reads the statements of `script`. Labelled constraints that a `remove` takes back are
+  /// left out: they are how a script fixes the variable order before anything else.
+  package init(_ script: Script) {
+    var seen: Set<String> = []
+    var removed: Set<String> = []
+    var pending: [(name: String, value: Double)] = []
+    for statement in script.statements {
+      for name in statement.mentioned where seen.insert(name).inserted { variables.append(name) }
+      if case .remove(let label) = statement.kind { removed.insert(label) }
+    }
+    for statement in script.statements {
+      switch statement.kind {
+      case .constraint(let label, let form, let relation, let strength):
+        if let label, removed.contains(label) { continue }
+        constraints.append((form, relation, strength))
+      case .edit(let name, let strength): edits.append((name, strength))
+      case .suggest(let name, let value): pending.append((name, value))
+      case .print:
+        ticks.append(pending)
+        pending = []
+      case .remove: break
+      }
+    }
+  }
+}
 
 extension SolverWorkload {
-  /// The window sizes the ticks cycle through, suggested to `width` and `height`.
-  static let enamlSizes: [(Double, Double)] = [
-    (400, 600), (600, 400), (800, 1200), (1200, 800), (400, 800), (800, 400),
-  ]
-
-  /// Variables in kiwi's declaration order (after the edit variables width and height).
-  static let enamlVariables = [
-    "left", "top", "contents_top", "contents_bottom", "contents_left", "contents_right",
-    "midline", "ctleft", "ctheight", "cttop", "ctwidth", "lb1left", "lb1height", "lb1top",
-    "lb1width", "lb2left", "lb2height", "lb2top", "lb2width", "lb3left", "lb3height", "lb3top",
-    "lb3width", "fl1left", "fl1height", "fl1top", "fl1width", "fl2left", "fl2height", "fl2top",
-    "fl2width", "fl3left", "fl3height", "fl3top", "fl3width",
-  ]
-
-  static let enamlConstraints = """
-    left + -0 >= 0 @required
-    height + 0 == 0 @medium
-    top + -0 >= 0 @required
-    width + -0 >= 0 @required
-    height + -0 >= 0 @required
-    -top + contents_top + -10 == 0 @required
-    lb3height + -16 == 0 @strong
-    lb3height + -16 >= 0 @strong
-    ctleft + -0 >= 0 @required
-    cttop + -0 >= 0 @required
-    ctwidth + -0 >= 0 @required
-    ctheight + -0 >= 0 @required
-    fl3left + -0 >= 0 @required
-    ctheight + -24 >= 0 @100000
-    ctwidth + -1.67772e+07 <= 0 @100000
-    ctheight + -24 <= 0 @100000
-    fl3top + -0 >= 0 @required
-    fl3width + -0 >= 0 @required
-    fl3height + -0 >= 0 @required
-    lb1width + -67 == 0 @weak
-    lb2width + -0 >= 0 @required
-    lb2height + -0 >= 0 @required
-    fl2height + -0 >= 0 @required
-    lb3left + -0 >= 0 @required
-    fl2width + -125 >= 0 @strong
-    fl2height + -21 == 0 @strong
-    fl2height + -21 >= 0 @strong
-    lb3top + -0 >= 0 @required
-    lb3width + -0 >= 0 @required
-    fl1left + -0 >= 0 @required
-    fl1width + -0 >= 0 @required
-    lb1width + -67 >= 0 @strong
-    fl2left + -0 >= 0 @required
-    lb2width + -66 == 0 @weak
-    lb2width + -66 >= 0 @strong
-    lb2height + -16 == 0 @strong
-    fl1height + -0 >= 0 @required
-    fl1top + -0 >= 0 @required
-    lb2top + -0 >= 0 @required
-    -lb2top + lb3top + -lb2height + -10 == 0 @1250
-    -lb3top + -lb3height + fl3top + -10 >= 0 @required
-    -lb3top + -lb3height + fl3top + -10 == 0 @1250
-    contents_bottom + -fl3height + -fl3top + -0 == 0 @1250
-    fl1top + -contents_top + 0 >= 0 @required
-    fl1top + -contents_top + 0 == 0 @1250
-    contents_bottom + -fl3height + -fl3top + -0 >= 0 @required
-    -left + -width + contents_right + 10 == 0 @required
-    -top + -height + contents_bottom + 10 == 0 @required
-    -left + contents_left + -10 == 0 @required
-    lb3left + -contents_left + 0 == 0 @1250
-    fl1left + -midline + 0 == 0 @strong
-    fl2left + -midline + 0 == 0 @strong
-    ctleft + -midline + 0 == 0 @strong
-    fl1top + 0.5 * fl1height + -lb1top + -0.5 * lb1height + 0 == 0 @strong
-    lb1left + -contents_left + 0 >= 0 @required
-    lb1left + -contents_left + 0 == 0 @1250
-    -lb1left + fl1left + -lb1width + -10 >= 0 @required
-    -lb1left + fl1left + -lb1width + -10 == 0 @1250
-    -fl1left + contents_right + -fl1width + -0 >= 0 @required
-    width + 0 == 0 @medium
-    -fl1top + fl2top + -fl1height + -10 >= 0 @required
-    -fl1top + fl2top + -fl1height + -10 == 0 @1250
-    cttop + -fl2top + -fl2height + -10 >= 0 @required
-    -ctheight + -cttop + fl3top + -10 >= 0 @required
-    contents_bottom + -fl3height + -fl3top + -0 >= 0 @required
-    cttop + -fl2top + -fl2height + -10 == 0 @1250
-    -fl1left + contents_right + -fl1width + -0 == 0 @1250
-    -lb2top + -0.5 * lb2height + fl2top + 0.5 * fl2height + 0 == 0 @strong
-    -contents_left + lb2left + 0 >= 0 @required
-    -contents_left + lb2left + 0 == 0 @1250
-    fl2left + -lb2width + -lb2left + -10 >= 0 @required
-    -ctheight + -cttop + fl3top + -10 == 0 @1250
-    contents_bottom + -fl3height + -fl3top + -0 == 0 @1250
-    lb1top + -0 >= 0 @required
-    lb1width + -0 >= 0 @required
-    lb1height + -0 >= 0 @required
-    fl2left + -lb2width + -lb2left + -10 == 0 @1250
-    -fl2left + -fl2width + contents_right + -0 == 0 @1250
-    -fl2left + -fl2width + contents_right + -0 >= 0 @required
-    lb3left + -contents_left + 0 >= 0 @required
-    lb1left + -0 >= 0 @required
-    0.5 * ctheight + cttop + -lb3top + -0.5 * lb3height + 0 == 0 @strong
-    ctleft + -lb3left + -lb3width + -10 >= 0 @required
-    -ctwidth + -ctleft + contents_right + -0 >= 0 @required
-    ctleft + -lb3left + -lb3width + -10 == 0 @1250
-    fl3left + -contents_left + 0 >= 0 @required
-    fl3left + -contents_left + 0 == 0 @1250
-    -ctwidth + -ctleft + contents_right + -0 == 0 @1250
-    -fl3left + contents_right + -fl3width + -0 == 0 @1250
-    -contents_top + lb1top + 0 >= 0 @required
-    -contents_top + lb1top + 0 == 0 @1250
-    -fl3left + contents_right + -fl3width + -0 >= 0 @required
-    lb2top + -lb1top + -lb1height + -10 >= 0 @required
-    -lb2top + lb3top + -lb2height + -10 >= 0 @required
-    lb2top + -lb1top + -lb1height + -10 == 0 @1250
-    fl1height + -21 == 0 @strong
-    fl1height + -21 >= 0 @strong
-    lb2left + -0 >= 0 @required
-    lb2height + -16 >= 0 @strong
-    fl2top + -0 >= 0 @required
-    fl2width + -0 >= 0 @required
-    lb1height + -16 >= 0 @strong
-    lb1height + -16 == 0 @strong
-    fl3width + -125 >= 0 @strong
-    fl3height + -21 == 0 @strong
-    fl3height + -21 >= 0 @strong
-    lb3height + -0 >= 0 @required
-    ctwidth + -119 >= 0 @100000
-    lb3width + -24 == 0 @weak
-    lb3width + -24 >= 0 @strong
-    fl1width + -125 >= 0 @strong
-    """
-
-  /// The constraints parsed once, so that building the system does not time the parser.
-  static let enamlParsed: [(LinearForm, Relation, Strength)] = {
-    let script = try! Script(parsing: enamlConstraints, file: "enaml")
-    return script.statements.map { statement in
-      guard case .constraint(_, let form, let relation, let strength) = statement.kind else {
-        preconditionFailure("the enaml system holds constraints only")
-      }
-      return (form, relation, strength)
+  /// The enaml system, read once, so that building it does not time the parser.
+  package static let enamlSystem: ScriptedSystem = {
+    do {
+      return ScriptedSystem(try Script(parsing: PackageResources.enaml_cass, file: "enaml.cass"))
+    } catch {
+      preconditionFailure("enaml.cass: \(error)")
     }
   }()
 
+  /// The window sizes the ticks cycle through, as suggested to `width` and `height`.
+  static let enamlSizes: [(Double, Double)] = enamlSystem.ticks.map { tick in
+    precondition(tick.map(\.name) == ["width", "height"], "enaml.cass: a tick is a window size")
+    return (tick[0].value, tick[1].value)
+  }
+
   static func enaml(_ representation: Solver.Representation) -> SolverSystem {
+    let system = enamlSystem
+    let sizes = enamlSizes
     let s = Solver(representation: representation)
-    let width = s.makeVariable("width")
-    let height = s.makeVariable("height")
-    var variables = ["width": width, "height": height]
-    for name in enamlVariables { variables[name] = s.makeVariable(name) }
-    try! s.addEditVariable(width, strength: .strong)
-    try! s.addEditVariable(height, strength: .strong)
-    for (form, relation, strength) in enamlParsed {
+    var variables: [String: Variable] = [:]
+    for name in system.variables { variables[name] = s.makeVariable(name) }
+    // As kiwi's benchmark: the two strong edit variables, and no suggestion before the
+    // constraints.
+    for (name, strength) in system.edits {
+      try! s.addEditVariable(variables[name]!, strength: strength)
+    }
+    for (form, relation, strength) in system.constraints {
       var expression = Expression(constant: form.constant)
       for (name, c) in zip(form.names, form.coefficients) where c != 0 {
         expression.terms.append(Term(variables[name]!, c))
       }
       try! s.addConstraint(Constraint(expression, relation, strength: strength))
     }
+    let width = variables["width"]!
+    let height = variables["height"]!
     return SolverSystem(solver: s) { t in
-      let (w, h) = enamlSizes[t % 6]
+      let (w, h) = sizes[t % sizes.count]
       try! s.suggestValue(width, w)
       try! s.suggestValue(height, h)
     }

@@ -29,6 +29,21 @@ struct SolverBenchTests {
     #expect(system.solver.variableCount == 37)
   }
 
+  @Test func theEnamlDataFileHoldsKiwisSystem() {
+    // Sources/SolverBench/enaml.cass, embedded at build time; Scripts/kiwi_bench.py reads the
+    // same file. kiwi declares width and height first, then 35 more variables.
+    let system = SolverWorkload.enamlSystem
+    #expect(system.variables.count == 37)
+    #expect(system.variables.prefix(4) == ["width", "height", "left", "top"])
+    #expect(system.variables.last == "fl3width")
+    #expect(system.edits.map(\.name) == ["width", "height"])
+    #expect(system.edits.allSatisfy { $0.strength == .strong })
+    #expect(system.constraints.count == 111)
+    #expect(system.constraints.filter { $0.strength == .required }.count == 57)
+    #expect(system.ticks.count == 6)
+    #expect(system.ticks.first?.map(\.value) == [400, 600])
+  }
+
   @Test func chainHasFourConstraintsPerBoxAndOneEnd() {
     // Per box: the link to its predecessor, x >= 0, w >= 10, the weak width preference;
     // then the last box's end at the edited width (Scripts/kiwi_bench.py builds the same).
