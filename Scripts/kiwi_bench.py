@@ -492,13 +492,15 @@ SETS["full"] = SETS["default"] + [(w, 10000) for w in ("chain", "wide", "deep")]
 
 
 def fmt_ns(ns):
-    """`850 ns`, `12.3 us`, `4.56 ms`, `2.50 s` (as layout-bench prints durations)."""
+    """`850 ns`, `12.30 µs`, `4.56 ms`, `2.50 s` (as layout-bench prints durations)."""
     if ns >= 1e9:
         return f"{ns / 1e9:.2f} s"
+    if ns >= 1e8:
+        return f"{ns / 1e6:.1f} ms"
     if ns >= 1e6:
         return f"{ns / 1e6:.2f} ms"
     if ns >= 1e3:
-        return f"{ns / 1e3:.1f} us"
+        return f"{ns / 1e3:.2f} \u00b5s"
     return f"{ns:.0f} ns"
 
 
