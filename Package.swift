@@ -61,7 +61,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "TickBenchmarks",
-      dependencies: ["LayoutHarness", "LayoutModel", .product(name: "Benchmark", package: "benchmark")],
+      dependencies: [
+        "LayoutHarness", "LayoutModel", .product(name: "Benchmark", package: "benchmark"),
+      ],
       path: "Benchmarks/TickBenchmarks",
       swiftSettings: [.swiftLanguageMode(.v5)],
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

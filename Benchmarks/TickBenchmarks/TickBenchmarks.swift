@@ -10,9 +10,11 @@ import LayoutModel
 // counters below (a fixed number of iterations over a seeded workload gives the same work
 // on every machine). Wall clock is compared between baselines (Scripts/bench-baseline.sh).
 
-let layoutSubviews = BenchmarkMetric.custom("layoutSubviews", polarity: .prefersSmaller, useScalingFactor: false)
+let layoutSubviews = BenchmarkMetric.custom(
+  "layoutSubviews", polarity: .prefersSmaller, useScalingFactor: false)
 let solves = BenchmarkMetric.custom("solves", polarity: .prefersSmaller, useScalingFactor: false)
-let sizeThatFits = BenchmarkMetric.custom("sizeThatFits", polarity: .prefersSmaller, useScalingFactor: false)
+let sizeThatFits = BenchmarkMetric.custom(
+  "sizeThatFits", polarity: .prefersSmaller, useScalingFactor: false)
 
 /// A strategy over a built scene and its workload, advanced one tick per iteration.
 final class TickState {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// Nanoseconds from the monotonic clock: never jumps with wall-clock changes, about 20 ns a
@@ -12,4 +12,3 @@ public func monotonicNanos() -> UInt64 {
   clock_gettime(CLOCK_MONOTONIC, &ts)
   return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
 }
-

@@ -17,7 +17,8 @@ extension Script {
       lineNumber += 1
       // Lines end in LF, CRLF or a lone CR (old Mac files: read as one line, a first-line
       // comment would have hidden the whole script).
-      let lineEnd = bytes[lineStart...].firstIndex { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+      let lineEnd =
+        bytes[lineStart...].firstIndex { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
         ?? bytes.endIndex
       var lineBytes = Array(bytes[lineStart..<lineEnd])
       if lineNumber == 1 && lineBytes.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -49,7 +50,9 @@ extension Script {
       }
       if lineEnd == bytes.endIndex { break }
       lineStart = bytes.index(after: lineEnd)
-      if bytes[lineEnd] == UInt8(ascii: "\r"), lineStart != bytes.endIndex, bytes[lineStart] == UInt8(ascii: "\n") {
+      if bytes[lineEnd] == UInt8(ascii: "\r"), lineStart != bytes.endIndex,
+        bytes[lineStart] == UInt8(ascii: "\n")
+      {
         lineStart = bytes.index(after: lineStart)  // CRLF is one break
       }
     }
@@ -194,7 +197,8 @@ extension LineParser {
       position = 2
       kind = .remove(label: label)
     case (.name(let keyword), nil) where ["edit", "suggest", "remove"].contains(keyword):
-      throw LineError(reason: "expected a \(keyword == "remove" ? "label" : "variable name") after \(keyword)")
+      throw LineError(
+        reason: "expected a \(keyword == "remove" ? "label" : "variable name") after \(keyword)")
     default:
       kind = try parseConstraint()
     }
@@ -232,10 +236,18 @@ extension LineParser {
     }
     position += 1
     switch peek() {
-    case .name("required"): position += 1; return .required
-    case .name("strong"): position += 1; return .strong
-    case .name("medium"): position += 1; return .medium
-    case .name("weak"): position += 1; return .weak
+    case .name("required"):
+      position += 1
+      return .required
+    case .name("strong"):
+      position += 1
+      return .strong
+    case .name("medium"):
+      position += 1
+      return .medium
+    case .name("weak"):
+      position += 1
+      return .weak
     case .name(let other): throw LineError(reason: "unknown strength '\(other)'")
     case .number(let value, let text):
       position += 1

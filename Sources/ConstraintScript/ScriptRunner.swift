@@ -127,11 +127,13 @@ public struct ScriptRunner {
       case .nonFiniteConstraint: reason = "non-finite coefficient or constant"
       case .nonFiniteValue(let x): reason = "non-finite value \(x)"
       case .coefficientOutOfRange(_, let x):
-        reason = "coefficient \(formatValue(x)) is out of the solver's range"
+        reason =
+          "coefficient \(formatValue(x)) is out of the solver's range"
           + " (non-zero magnitudes \(Limits.text(Limits.smallestCoefficient)) to"
           + " \(Limits.text(Limits.largestCoefficient)))"
       case .constantOutOfRange(_, let x), .valueOutOfRange(let x):
-        reason = "value \(formatValue(x)) is out of the solver's range"
+        reason =
+          "value \(formatValue(x)) is out of the solver's range"
           + " (magnitudes up to \(Limits.text(Limits.largestConstant)))"
       case .unknownVariable: reason = "unknown variable"
       }

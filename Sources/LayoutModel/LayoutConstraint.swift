@@ -132,7 +132,9 @@ public final class LayoutConstraint: CustomStringConvertible {
     if let secondView, let secondAttribute {
       if multiplier != 1 { text += "\(format(multiplier)) * " }
       text += "\(secondView).\(secondAttribute.rawValue)"
-      if constant != 0 { text += constant < 0 ? " - \(format(-constant))" : " + \(format(constant))" }
+      if constant != 0 {
+        text += constant < 0 ? " - \(format(-constant))" : " + \(format(constant))"
+      }
     } else {
       text += format(constant)
     }

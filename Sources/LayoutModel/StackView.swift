@@ -398,7 +398,9 @@ public final class ListView: StackView {
 
   /// Scrolls: UIKit lays out the scroll view and its superview; frames do not change.
   public func setContentOffset(_ y: Double) throws(LayoutError) {
-    guard y.isFinite else { throw .invalidSize(view: description, what: "content offset", value: y) }
+    guard y.isFinite else {
+      throw .invalidSize(view: description, what: "content offset", value: y)
+    }
     guard y != contentOffset else { return }
     contentOffset = y
     setNeedsLayout()

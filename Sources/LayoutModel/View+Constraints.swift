@@ -10,9 +10,10 @@ public struct LayoutAnchor<Kind> {
   public let view: View
   public let attribute: LayoutAttribute
 
-  func make(_ relation: LayoutRelation, _ other: LayoutAnchor?, _ multiplier: Double,
-    _ constant: Double) -> LayoutConstraint
-  {
+  func make(
+    _ relation: LayoutRelation, _ other: LayoutAnchor?, _ multiplier: Double,
+    _ constant: Double
+  ) -> LayoutConstraint {
     LayoutConstraint(
       unchecked: view, attribute, relation, other?.view, other?.attribute,
       multiplier: multiplier, constant: constant)

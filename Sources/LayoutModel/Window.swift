@@ -312,4 +312,3 @@ public final class Window: View {
     view.flaggedBy = running.description
   }
 }
-

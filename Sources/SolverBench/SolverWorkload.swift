@@ -42,7 +42,8 @@ public final class SolverSystem {
 extension SolverWorkload {
   /// Builds the system of size `size` (ignored by `enaml`): adds every constraint, then
   /// calls `updateVariables()`. This is the `buildNs` region.
-  public func build(size n: Int, representation: Solver.Representation = .adaptive) -> SolverSystem {
+  public func build(size n: Int, representation: Solver.Representation = .adaptive) -> SolverSystem
+  {
     let system: SolverSystem
     switch self {
     case .chain: system = SolverWorkload.chain(n, churn: nil, representation)
@@ -151,6 +152,7 @@ extension SolverWorkload {
     }
     let offsets: [Double] = [100, 400, 250, 1000, 50, 700]
     let root = w[0]
-    return SolverSystem(solver: s) { t in try! s.suggestValue(root, 2 * Double(d) + offsets[t % 6]) }
+    return SolverSystem(solver: s) { t in try! s.suggestValue(root, 2 * Double(d) + offsets[t % 6])
+    }
   }
 }

@@ -6,7 +6,8 @@ internal import Foundation
 struct AB: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "ab",
-    abstract: "Compare two builds of layout-bench, measured in alternating rounds in one time window.",
+    abstract:
+      "Compare two builds of layout-bench, measured in alternating rounds in one time window.",
     discussion: """
       Runs `run RUN FLAGS` in separate processes of OLD and NEW, alternating (old, new, new, \
       old, ...), so that whatever the machine does during the comparison (a neighbour's \
@@ -14,7 +15,8 @@ struct AB: ParsableCommand {
       This is the gate to use on a shared CI runner: build main and the branch, then \
       `layout-bench ab main/layout-bench branch/layout-bench`. Without --ticks in the run \
       flags a pilot picks each scenario's ticks so that a round covers about 0.25 s of it. \
-      Both builds must know `--round-output` and `--scenario-ticks` (this version or later). Exit status as for `compare`.
+      Both builds must know `--round-output` and `--scenario-ticks` (this version or later). \
+      Exit status as for `compare`.
       """
   )
 
@@ -81,7 +83,8 @@ struct AB: ParsableCommand {
     } catch {
       throw CommandFailure(error.description)
     }
-    let comparison = Comparison.compare(base: base, new: latest, settings: try judge.settings(interleaved: true))
+    let comparison = Comparison.compare(
+      base: base, new: latest, settings: try judge.settings(interleaved: true))
     try emit(comparison, markdown: judge.markdown, json: judge.json)
   }
 }
@@ -94,7 +97,8 @@ func emit(_ comparison: Comparison, markdown: String?, json: String?) throws {
   if let json {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-    try OutputFile.write(String(decoding: try encoder.encode(comparison), as: UTF8.self) + "\n", to: json)
+    try OutputFile.write(
+      String(decoding: try encoder.encode(comparison), as: UTF8.self) + "\n", to: json)
   }
   throw ExitCode(comparison.exitStatus.rawValue)
 }

@@ -56,10 +56,13 @@ struct BaselineCommand: ParsableCommand {
     func validate() throws {
       try roundOptions.validateRounds()
       guard BaselineStore.isValidName(name) else {
-        throw ValidationError("Please specify a baseline name of letters, digits, '.', '_' or '-' (got '\(name)').")
+        throw ValidationError(
+          "Please specify a baseline name of letters, digits, '.', '_' or '-' (got '\(name)').")
       }
       // Before minutes of rounds: the store must be writable (or creatable).
-      if roundOutput == nil, let problem = location.store.problemWriting() { throw ValidationError(problem) }
+      if roundOutput == nil, let problem = location.store.problemWriting() {
+        throw ValidationError(problem)
+      }
     }
 
     func run() throws {
@@ -79,8 +82,11 @@ struct BaselineCommand: ParsableCommand {
         if let roundOutput { return try roundOptions.writeRound(report, to: roundOutput) }
       }
       if from == nil { report = try scenario.measuringInstructions(report, quiet: quiet) }
-      do { try location.store.save(report, as: name) } catch { throw CommandFailure(error.description) }
-      print("saved baseline '\(name)' (\(report.results.count) results) to \(location.store.path(of: name))")
+      do { try location.store.save(report, as: name) } catch {
+        throw CommandFailure(error.description)
+      }
+      let path = location.store.path(of: name)
+      print("saved baseline '\(name)' (\(report.results.count) results) to \(path)")
     }
   }
 
@@ -124,7 +130,8 @@ struct BaselineCommand: ParsableCommand {
 /// One round of a baseline (or a calibration run): the scenarios of `run` with these flags,
 /// at a fixed number of ticks (``RunPlan/roundTicks`` unless --ticks or a pilot chose), so
 /// that counters compare exactly.
-func measureRound(_ scenario: ScenarioOptions, quick: Bool, progress: Progress) throws -> RunReport {
+func measureRound(_ scenario: ScenarioOptions, quick: Bool, progress: Progress) throws -> RunReport
+{
   let plan = roundPlan(scenario, quick: quick)
   return try onLargeStack { try measure(plan, progress: progress).0 }
 }
@@ -151,7 +158,8 @@ func pilotArguments(_ plan: RunPlan, explicitTicks: Int?, progress: Progress) th
 /// `layout-bench compare BASE [NEW]`.
 struct Compare: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Compare two reports (files or baseline names); without NEW, run BASE's scenarios now.",
+    abstract:
+      "Compare two reports (files or baseline names); without NEW, run BASE's scenarios now.",
     discussion: """
       Results are matched by strategy, scenario and seed. Counters, allocations and \
       instructions per tick compare exactly. Times of two separate runs are shown, not \
@@ -161,7 +169,8 @@ struct Compare: ParsableCommand {
       Mann-Whitney test over the two sides' rounds, Holm-adjusted over every time metric of \
       the comparison, is below 0.05 and the change passes both the threshold and three \
       standard deviations of the run-to-run difference; a side with fewer than 5 rounds is \
-      insufficient data. `ab` judges times of two builds measured in one window. Reports from different machines or builds (CPU model, core count, build \
+      insufficient data. `ab` judges times of two builds measured in one window. Reports \
+      from different machines or builds (CPU model, core count, build \
       configuration, Swift version, allocator) are not compared unless \
       --allow-environment-mismatch is given; a live comparison checks this before running. \
       Exit status: 0 no significant change; 2 a regression or a budget crossing; \
@@ -188,7 +197,11 @@ struct Compare: ParsableCommand {
 
   @OptionGroup var judge: JudgeOptions
 
-  @Option(help: "A calibration of this machine (`calibrate --json`): its run-to-run spreads and detectable changes.")
+  @Option(
+    help: """
+      A calibration of this machine (`calibrate --json`): its run-to-run spreads and \
+      detectable changes.
+      """)
   var calibration: String?
 
   @Option(

@@ -29,7 +29,9 @@ struct Calibrate: ParsableCommand {
   @Option(help: "Rounds per run (separate processes), as `baseline save --rounds`.")
   var rounds: Int = 10
 
-  @Option(parsing: .upToNextOption, help: "Calibrate from these reports (separate runs) instead of running.")
+  @Option(
+    parsing: .upToNextOption,
+    help: "Calibrate from these reports (separate runs) instead of running.")
   var from: [String] = []
 
   @Option(help: "Relative threshold for time metrics, e.g. 0.1 for 10%.")
@@ -55,12 +57,15 @@ struct Calibrate: ParsableCommand {
       throw ValidationError("Please specify --runs from 3 to 100 (got \(runs)).")
     }
     guard rounds >= 5 else {
-      throw ValidationError("Please specify --rounds of at least 5 (time metrics need 5 a side; got \(rounds)).")
+      throw ValidationError(
+        "Please specify --rounds of at least 5 (time metrics need 5 a side; got \(rounds)).")
     }
     guard threshold.isFinite, threshold >= 0 else {
       throw ValidationError("Please specify a --threshold of 0 or more (got \(threshold)).")
     }
-    if let json, json != "-", let problem = OutputFile.problem(writing: json) { throw ValidationError(problem) }
+    if let json, json != "-", let problem = OutputFile.problem(writing: json) {
+      throw ValidationError(problem)
+    }
   }
 
   func run() throws {
@@ -81,7 +86,9 @@ struct Calibrate: ParsableCommand {
       progress.finish()
     } else {
       for path in from {
-        do { reports.append(try ReportFile.load(path)) } catch { throw CommandFailure(error.description) }
+        do { reports.append(try ReportFile.load(path)) } catch {
+          throw CommandFailure(error.description)
+        }
       }
     }
     let settings = Comparison.Settings(
@@ -94,7 +101,8 @@ struct Calibrate: ParsableCommand {
     if let json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-      try OutputFile.write(String(decoding: try encoder.encode(calibration), as: UTF8.self) + "\n", to: json)
+      try OutputFile.write(
+        String(decoding: try encoder.encode(calibration), as: UTF8.self) + "\n", to: json)
     }
   }
 }

@@ -97,7 +97,8 @@ struct InstructionCounter {
 
   /// The `summary:` (or `totals:`) line of a callgrind output file: instructions counted.
   static func totalInstructions(inCallgrindOutput text: String) -> Int? {
-    for line in text.split(separator: "\n") where line.hasPrefix("summary:") || line.hasPrefix("totals:") {
+    for line in text.split(separator: "\n")
+    where line.hasPrefix("summary:") || line.hasPrefix("totals:") {
       let fields = line.split(separator: " ")
       if fields.count >= 2, let value = Int(fields[1]) { return value }
     }

@@ -49,7 +49,8 @@ struct JudgeOptions: ParsableArguments {
     var result = ["p50": threshold, "p99": threshold]
     for item in metricThreshold {
       let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-      guard parts.count == 2, ["p50", "p99", "instructions"].contains(parts[0]), let value = Double(parts[1]),
+      guard parts.count == 2, ["p50", "p99", "instructions"].contains(parts[0]),
+        let value = Double(parts[1]),
         value.isFinite, value >= 0
       else {
         throw ValidationError(

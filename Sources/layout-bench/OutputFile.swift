@@ -10,7 +10,9 @@ enum OutputFile {
   static func problem(writing path: String) -> String? {
     let url = URL(fileURLWithPath: path)
     var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
       return "\(path): is a directory"
     }
     let directory = url.deletingLastPathComponent().path

@@ -6,7 +6,10 @@ internal import Foundation
 struct RoundOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "Rounds: separate processes, each with its own trees and warm-up; time verdicts are judged on rounds.",
+      """
+      Rounds: separate processes, each with its own trees and warm-up; time verdicts are \
+      judged on rounds.
+      """,
       valueName: "n"))
   var rounds: Int = 1
 
@@ -41,7 +44,9 @@ struct RoundOptions: ParsableArguments {
           label: "round \(round + 1) of \(self.rounds)")
       }
     }
-    do { return try RunReport.mergingRounds(rounds) } catch { throw CommandFailure(error.description) }
+    do { return try RunReport.mergingRounds(rounds) } catch {
+      throw CommandFailure(error.description)
+    }
   }
 
   /// In a round's process: writes its report for the parent.
@@ -61,7 +66,8 @@ enum RoundProcess {
   /// Runs `body` with a fresh temporary directory, removed afterwards.
   static func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("layout-bench-rounds-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+      .appendingPathComponent(
+        "layout-bench-rounds-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     return try body(directory)
@@ -81,7 +87,9 @@ enum RoundProcess {
     process.arguments = arguments + ["--round-output", output]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = try FileHandle(forWritingTo: errors)
-    do { try process.run() } catch { throw CommandFailure("\(label): cannot start \(executable): \(error)") }
+    do { try process.run() } catch {
+      throw CommandFailure("\(label): cannot start \(executable): \(error)")
+    }
     process.waitUntilExit()
     guard process.terminationReason == .exit, process.terminationStatus == 0 else {
       let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""

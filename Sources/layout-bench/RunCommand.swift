@@ -26,7 +26,8 @@ struct Run: ParsableCommand {
   func validate() throws {
     try roundOptions.validateRounds()
     if roundOptions.rounds > 1 && output.trace != nil {
-      throw ValidationError("Please use --trace with --rounds 1 (a trace shows one process's ticks).")
+      throw ValidationError(
+        "Please use --trace with --rounds 1 (a trace shows one process's ticks).")
     }
   }
 
@@ -85,7 +86,9 @@ func emit(_ report: RunReport, timelines: [RunTimeline], output: ReportOptions) 
     try OutputFile.write(renderChromeTrace(timelines), to: path)
   }
   if let path = output.markdown {
-    let text = ReportTable.render(report, style: .markdown) + "\n" + ReportTable.renderSweeps(report, style: .markdown)
+    let text =
+      ReportTable.render(report, style: .markdown) + "\n"
+      + ReportTable.renderSweeps(report, style: .markdown)
     try OutputFile.write(text, to: path)
   }
 }
@@ -94,10 +97,14 @@ func emit(_ report: RunReport, timelines: [RunTimeline], output: ReportOptions) 
 func noteLargeScene(_ scenario: Scenario, _ strategies: [StrategyKind]) {
   let bytes = scenario.estimatedBytes(strategies: strategies)
   let memory = Double(ProcessInfo.processInfo.physicalMemory)
-  guard bytes > 2 * 1_073_741_824, scenario.memoryProblem(strategies: strategies, memory: memory) == nil else {
+  guard bytes > 2 * 1_073_741_824,
+    scenario.memoryProblem(strategies: strategies, memory: memory) == nil
+  else {
     return  // small, or refused by the runner with its own message
   }
   let gigabytes = (bytes / 1_073_741_824 * 10).rounded() / 10
   FileHandle.standardError.write(
-    Data("note: \(scenario) builds about \(scenario.estimatedViews) views (about \(gigabytes) GB); building takes minutes\n".utf8))
+    Data(
+      ("note: \(scenario) builds about \(scenario.estimatedViews) views (about \(gigabytes) "
+        + "GB); building takes minutes\n").utf8))
 }

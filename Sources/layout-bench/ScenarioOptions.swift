@@ -6,7 +6,9 @@ extension MutationKind: ExpressibleByArgument {}
 
 /// `--strategy`: one strategy or all three.
 enum StrategyChoice: String, ExpressibleByArgument, CaseIterable {
-  case coalesced, eager, bottomUp = "bottom-up", all
+  case coalesced, eager
+  case bottomUp = "bottom-up"
+  case all
 
   var kinds: [StrategyKind] {
     switch self {
@@ -20,13 +22,16 @@ enum StrategyChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// The scenario flags shared by `run`, `sweep`, `baseline save` and `calibrate`.
 struct ScenarioOptions: ParsableArguments {
-  @Option(help: "Tree shape: \(Shape.allCases.map(\.rawValue).joined(separator: ", ")). Default: deep, wide and feed.")
+  @Option(
+    help: "Tree shape: \(Shape.names). Default: deep, wide and feed.")
   var shape: Shape?
 
-  @Option(help: "Scenario size (depth for deep, children for wide, cells for feed, views otherwise).")
+  @Option(
+    help: "Scenario size (depth for deep, children for wide, cells for feed, views otherwise).")
   var size: Int?
 
-  @Option(help: "Mutation per tick: \(MutationKind.allCases.map(\.rawValue).joined(separator: ", ")). Default: text and resize.")
+  @Option(
+    help: "Mutation per tick: \(MutationKind.names). Default: text and resize.")
   var mutation: MutationKind?
 
   @Option(name: .customLong("per-tick"), help: "Mutations per tick (text, churn).")
@@ -93,16 +98,29 @@ struct ScenarioOptions: ParsableArguments {
   }
 
   func validate() throws {
-    if let size, size < 1 { throw ValidationError("Please specify a --size of at least 1 (got \(size)).") }
-    if let size, size > 1_000_000 { throw ValidationError("Please specify a --size up to 1000000 (got \(size)).") }
-    if perTick < 1 { throw ValidationError("Please specify --per-tick of at least 1 (got \(perTick)).") }
-    if let ticks, ticks < 1 { throw ValidationError("Please specify --ticks of at least 1 (got \(ticks)).") }
+    if let size, size < 1 {
+      throw ValidationError("Please specify a --size of at least 1 (got \(size)).")
+    }
+    if let size, size > 1_000_000 {
+      throw ValidationError("Please specify a --size up to 1000000 (got \(size)).")
+    }
+    if perTick < 1 {
+      throw ValidationError("Please specify --per-tick of at least 1 (got \(perTick)).")
+    }
+    if let ticks, ticks < 1 {
+      throw ValidationError("Please specify --ticks of at least 1 (got \(ticks)).")
+    }
     let maximum = RunReport.maximumTicks
-    if let ticks, ticks > maximum { throw ValidationError("Please specify --ticks up to \(maximum) (got \(ticks)).") }
+    if let ticks, ticks > maximum {
+      throw ValidationError("Please specify --ticks up to \(maximum) (got \(ticks)).")
+    }
     if warmup < 0 { throw ValidationError("Please specify --warmup of 0 or more (got \(warmup)).") }
-    if warmup > maximum { throw ValidationError("Please specify --warmup up to \(maximum) (got \(warmup)).") }
+    if warmup > maximum {
+      throw ValidationError("Please specify --warmup up to \(maximum) (got \(warmup)).")
+    }
     if perTick > RunReport.maximumPerTick {
-      throw ValidationError("Please specify --per-tick up to \(RunReport.maximumPerTick) (got \(perTick)).")
+      throw ValidationError(
+        "Please specify --per-tick up to \(RunReport.maximumPerTick) (got \(perTick)).")
     }
     if hz != 60 && hz != 120 { throw ValidationError("Please specify --hz 60 or 120 (got \(hz)).") }
     if let scenarioTicks, RoundLength.decode(scenarioTicks) == nil {
@@ -117,10 +135,12 @@ struct ScenarioOptions: ParsableArguments {
 /// Where reports go. Every path is checked before the run starts, and every file is
 /// written atomically, so a failed run leaves no half-written report.
 struct ReportOptions: ParsableArguments {
-  @Option(help: "Write the JSON report (with per-tick samples) to this file, - for standard output.")
+  @Option(
+    help: "Write the JSON report (with per-tick samples) to this file, - for standard output.")
   var json: String?
 
-  @Option(help: "Write the table as Markdown (for a PR comment) to this file, - for standard output.")
+  @Option(
+    help: "Write the table as Markdown (for a PR comment) to this file, - for standard output.")
   var markdown: String?
 
   @Option(help: "Write a self-contained HTML report with charts to this file.")

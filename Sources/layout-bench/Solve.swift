@@ -87,7 +87,8 @@ func readInput(_ path: String) throws -> [UInt8] {
     if n == 0 { return bytes }
     if n < 0 {
       if errno == EINTR { continue }
-      let reason = errno == EBADF && fd == 0 ? "standard input is closed" : String(cString: strerror(errno))
+      let reason =
+        errno == EBADF && fd == 0 ? "standard input is closed" : String(cString: strerror(errno))
       throw CommandFailure.diagnostic("\(path): cannot read: \(reason)")
     }
     bytes += chunk[0..<n]
@@ -96,7 +97,8 @@ func readInput(_ path: String) throws -> [UInt8] {
 
 func jsonReport(_ blocks: [ScriptRunner.Block]) -> String {
   let rendered = blocks.map { block in
-    "{" + block.map { "\(jsonString($0.name)): \(formatValue($0.value))" }
+    "{"
+      + block.map { "\(jsonString($0.name)): \(formatValue($0.value))" }
       .joined(separator: ", ") + "}"
   }
   return "{\"blocks\": [" + rendered.joined(separator: ", ") + "]}"

@@ -6,7 +6,8 @@ internal import Foundation
 
 extension SolverWorkload: ExpressibleByArgument {}
 
-/// `layout-bench solver-bench`: the kiwi comparison set (the workloads of `SolverWorkload`, mirrored by Scripts/kiwi_bench.py).
+/// `layout-bench solver-bench`: the kiwi comparison set (the workloads of `SolverWorkload`,
+/// mirrored by Scripts/kiwi_bench.py).
 struct SolverBenchCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "solver-bench",
@@ -41,7 +42,9 @@ struct SolverBenchCommand: ParsableCommand {
       throw ValidationError(
         "Please specify a --size of at least \(workload.minimumSize) for \(workload.rawValue).")
     }
-    guard size <= 10_000_000 else { throw ValidationError("Please specify a --size up to 10000000.") }
+    guard size <= 10_000_000 else {
+      throw ValidationError("Please specify a --size up to 10000000.")
+    }
     guard ticks >= 1 else { throw ValidationError("Please specify --ticks of at least 1.") }
     guard ticks <= 1_000_000 else { throw ValidationError("Please specify --ticks up to 1000000.") }
   }
@@ -51,7 +54,9 @@ struct SolverBenchCommand: ParsableCommand {
     if workload != .enaml && size >= 1_000_000 {
       let gigabytes = (Double(size) * 600 / 1_073_741_824 * 10).rounded() / 10
       FileHandle.standardError.write(
-        Data("note: N=\(size) builds a solver of about \(gigabytes) GB; building takes a minute or more\n".utf8))
+        Data(
+          ("note: N=\(size) builds a solver of about \(gigabytes) GB; building takes a minute "
+            + "or more\n").utf8))
     }
     let result = workload.measure(
       size: size, representation: representation.value, minimumTicks: ticks)

@@ -37,12 +37,17 @@ struct Sweep: ParsableCommand {
     guard let sizes else { return SizeSweep.ladder.filter { $0 <= maxSize } }
     var list: [Int] = []
     for part in sizes.split(separator: ",") {
-      guard let value = Int(part.trimmingCharacters(in: .whitespaces)), value >= 1, value <= 1_000_000 else {
-        throw ValidationError("Please specify --sizes as sizes from 1 to 1000000 separated by commas (bad: '\(part)').")
+      guard let value = Int(part.trimmingCharacters(in: .whitespaces)), value >= 1,
+        value <= 1_000_000
+      else {
+        throw ValidationError(
+          "Please specify --sizes as sizes from 1 to 1000000 separated by commas (bad: '\(part)').")
       }
       list.append(value)
     }
-    guard !list.isEmpty else { throw ValidationError("Please specify at least one size in --sizes.") }
+    guard !list.isEmpty else {
+      throw ValidationError("Please specify at least one size in --sizes.")
+    }
     return list.sorted()
   }
 

@@ -40,7 +40,8 @@ import Testing
     }
     #expect(reported.map(\.0).sorted() == ["child", "parent"])
     #expect(reported.first { $0.0 == "child" }?.1 == 80)
-    solver.updateVariables { variable, value in reported.append((solver.name(of: variable), value)) }
+    solver.updateVariables { variable, value in reported.append((solver.name(of: variable), value))
+    }
     #expect(reported.last?.0 == "follower" && reported.last?.1 == 40)
     expectValue(solver, follower, 40)
   }

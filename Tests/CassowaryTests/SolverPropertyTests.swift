@@ -216,7 +216,8 @@ import Testing
   static func runsOfShifts(_ seed: UInt64) throws -> (problem: String?, cached: Int) {
     let driver = try LayoutDriver(system(seed), representation(for: seed), stream: 6)
     func check(_ what: String) throws -> String? {
-      guard let problem = firstMismatch(driver.values, try driver.freshValues(), tolerance: tolerance)
+      guard
+        let problem = firstMismatch(driver.values, try driver.freshValues(), tolerance: tolerance)
       else { return nil }
       return "after \(driver.recent); \(what): incremental versus fresh \(problem)"
     }
@@ -233,7 +234,8 @@ import Testing
             return (problem, driver.solver.counters.cachedShifts)
           }
         }
-      } else if let i = driver.rng.element(of: driver.entries.indices.filter { driver.active[$0] }) {
+      } else if let i = driver.rng.element(of: driver.entries.indices.filter { driver.active[$0] })
+      {
         for _ in 0..<4 {
           guard let k = driver.randomConstant(for: i) else { break }
           try driver.solver.setConstant(k, of: driver.entries[i].constraint)

@@ -44,7 +44,7 @@ import Testing
 
   /// Values fixed by the required constraints alone.
   static let pinned: [String: [String: Double]] = [
-    "large-suggestion-small-result": ["x": -1, "y": 1],
+    "large-suggestion-small-result": ["x": -1, "y": 1]
   ]
 
   /// Reproducers whose defect is not fixed yet, with the representations where it shows:

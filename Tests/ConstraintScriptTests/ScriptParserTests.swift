@@ -147,10 +147,13 @@ struct ScriptParserTests {
   }
 
   @Test func deepNestingAndLongSignRunsAreBoundedNotACrash() throws {
-    let nested = { (n: Int) in "x == " + String(repeating: "(", count: n) + "1" + String(repeating: ")", count: n) }
+    let nested = { (n: Int) in
+      "x == " + String(repeating: "(", count: n) + "1" + String(repeating: ")", count: n)
+    }
     expectForm(try constraint(nested(200)), ["x": 1], constant: -1)
     let error = #expect(throws: ScriptError.self) { try parse(nested(17_500)) }
-    #expect(error?.reason == "parentheses nested deeper than 200 levels", "\(String(describing: error))")
+    #expect(
+      error?.reason == "parentheses nested deeper than 200 levels", "\(String(describing: error))")
     // 131,251 signs (odd: negative) parse by a loop, not by recursion.
     let signs = try constraint("x == " + String(repeating: "-", count: 131_251) + "2")
     expectForm(signs, ["x": 1], constant: 2)
@@ -163,7 +166,9 @@ struct ScriptParserTests {
     let line = "s == " + (0..<terms).map { "v\($0)" }.joined(separator: " + ") + " - v0"
     let parsed = try constraint(line)
     #expect(parsed.form.names.count == terms + 1)
-    #expect(parsed.coefficients["v0"] == 0 && parsed.coefficients["v1"] == -1 && parsed.coefficients["s"] == 1)
+    #expect(
+      parsed.coefficients["v0"] == 0 && parsed.coefficients["v1"] == -1
+        && parsed.coefficients["s"] == 1)
     #expect(parsed.mentioned.count == terms + 1)
   }
 
@@ -217,7 +222,8 @@ struct ScriptParserTests {
     expectForm(try constraint("x * -2 == 0"), ["x": -2], constant: 0)
     // Zero and tiny numbers that do not underflow stay accepted.
     expectForm(try constraint("x == 0e5 + 0.000"), ["x": 1], constant: 0)
-    expectForm(try constraint("x == 1e-310"), ["x": 1], constant: -Double("1e-310")!)  // a subnormal: a literal would warn
+    // A subnormal (written as a literal, it would warn).
+    expectForm(try constraint("x == 1e-310"), ["x": 1], constant: -Double("1e-310")!)
   }
 
   @Test func repeatedVariablesAreCombined() throws {

@@ -9,10 +9,7 @@ struct CompareCommandTests {
   let runner = RunCommandTests()
 
   func withDirectory(_ body: (String) throws -> Void) throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("compare-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    try body(directory)
+    try withTemporaryDirectory("compare") { try body($0.path) }
   }
 
   /// A real run's report, then the same report with every time value scaled.
@@ -24,18 +21,23 @@ struct CompareCommandTests {
       results[i]["tickNs"] = (results[i]["tickNs"] as! [String: Double]).mapValues { $0 * factor }
       results[i]["rounds"] = (results[i]["rounds"] as! [[String: Double]]).map { round in
         // The code got slower or faster, not the machine: the speed reference stays.
-        round.mapValues { $0 * factor }.merging(round.filter { ["ticks", "referenceNs"].contains($0.key) }) { _, kept in kept }
+        round.mapValues { $0 * factor }.merging(
+          round.filter { ["ticks", "referenceNs"].contains($0.key) }
+        ) { _, kept in kept }
       }
     }
     object["results"] = results
-    return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    return String(
+      decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+      as: UTF8.self)
   }
 
   @Test func exitCodesFollowTheVerdict() throws {
     try withDirectory { dir in
       let base = dir + "/base.json"
       let run = try runner.runBinary([
-        "run", "--shape", "wide", "--size", "50", "--mutation", "resize", "--ticks", "60", "--json", base, "--quiet",
+        "run", "--shape", "wide", "--size", "50", "--mutation", "resize", "--ticks", "60", "--json",
+        base, "--quiet",
         "--rounds", "5",
       ])
       #expect(run.status == 0, "\(run.stderr)")
@@ -48,13 +50,16 @@ struct CompareCommandTests {
       // Two files are two time windows: times are judged only with a run-to-run spread.
       let unjudged = try runner.runBinary(["compare", dir + "/half.json", base])
       #expect(unjudged.status == 0 && unjudged.stdout.contains("not judged"), "\(unjudged.stdout)")
-      let slower = try runner.runBinary(["compare", dir + "/half.json", base, "--run-spread", "0.02"])
+      let slower = try runner.runBinary([
+        "compare", dir + "/half.json", base, "--run-spread", "0.02",
+      ])
       #expect(slower.status == 2 && slower.stdout.contains("REGRESSION"), "\(slower.stdout)")
       let faster = try runner.runBinary([
         "compare", dir + "/double.json", base, "--markdown", dir + "/c.md", "--run-spread", "0.02",
       ])
       #expect(faster.status == 4, "\(faster.stdout)")
-      #expect(try String(contentsOfFile: dir + "/c.md", encoding: .utf8).contains("improvements only"))
+      #expect(
+        try String(contentsOfFile: dir + "/c.md", encoding: .utf8).contains("improvements only"))
 
       // A report from another CPU is not compared (exit 1) unless that is allowed; a live
       // comparison against it is refused before any round runs.
@@ -72,16 +77,20 @@ struct CompareCommandTests {
       let forced = try runner.runBinary(["compare", other, base, "--allow-environment-mismatch"])
       #expect(forced.status == 0, "\(forced.stdout)")
       let live = try runner.runBinary(["compare", "other", "--dir", dir, "--rounds", "5"])
-      #expect(live.status == 1 && live.stderr.contains("another machine or build"), "\(live.stderr)")
+      #expect(
+        live.status == 1 && live.stderr.contains("another machine or build"), "\(live.stderr)")
 
       // One round a side cannot be judged: exit 1, never a silent pass.
       let single = dir + "/single.json"
       let one = try runner.runBinary([
-        "run", "--shape", "wide", "--size", "50", "--mutation", "resize", "--ticks", "60", "--json", single, "--quiet",
+        "run", "--shape", "wide", "--size", "50", "--mutation", "resize", "--ticks", "60", "--json",
+        single, "--quiet",
       ])
       #expect(one.status == 0, "\(one.stderr)")
       let undecided = try runner.runBinary(["compare", single, single, "--run-spread", "0.02"])
-      #expect(undecided.status == 1 && undecided.stdout.contains("INSUFFICIENT DATA"), "\(undecided.stdout)")
+      #expect(
+        undecided.status == 1 && undecided.stdout.contains("INSUFFICIENT DATA"),
+        "\(undecided.stdout)")
     }
   }
 
@@ -95,7 +104,9 @@ struct CompareCommandTests {
     #expect([0, 2, 4].contains(outcome.status), "\(outcome.stderr)")
     #expect(outcome.stdout.contains("Holm-adjusted over the 6 time metrics"), "\(outcome.stdout)")
     let missing = try runner.runBinary(["ab", "/no/such/layout-bench", binary])
-    #expect(missing.status != 0 && missing.stderr.contains("is not an executable file"), "\(missing.stderr)")
+    #expect(
+      missing.status != 0 && missing.stderr.contains("is not an executable file"),
+      "\(missing.stderr)")
     let clash = try runner.runBinary(["ab", binary, binary, "--", "--json", "x.json"])
     #expect(clash.status != 0 && clash.stderr.contains("cannot include --json"), "\(clash.stderr)")
   }
@@ -103,22 +114,27 @@ struct CompareCommandTests {
   @Test func badInputExitsOneAndTouchesNothing() throws {
     try withDirectory { dir in
       let corrupt = dir + "/corrupt.json"
-      try "{\"schemaVersion\": 1, \"results\": [".write(toFile: corrupt, atomically: true, encoding: .utf8)
+      try "{\"schemaVersion\": 1, \"results\": [".write(
+        toFile: corrupt, atomically: true, encoding: .utf8)
       let out = dir + "/comparison.json"
       let outcome = try runner.runBinary(["compare", corrupt, corrupt, "--json", out])
       #expect(outcome.status == 1)
-      #expect(outcome.stderr.contains(corrupt) && outcome.stderr.contains("not valid JSON"), "\(outcome.stderr)")
+      #expect(
+        outcome.stderr.contains(corrupt) && outcome.stderr.contains("not valid JSON"),
+        "\(outcome.stderr)")
       // No comparison was made, so none is written.
       #expect(!FileManager.default.fileExists(atPath: out))
       let missing = try runner.runBinary(["compare", "no-such-baseline", "--dir", dir])
-      #expect(missing.status == 1 && missing.stderr.contains("no baseline named 'no-such-baseline'"))
+      #expect(
+        missing.status == 1 && missing.stderr.contains("no baseline named 'no-such-baseline'"))
     }
   }
 
   @Test func baselinesAreSavedListedDeletedAndNeverReplacedByAFailedRun() throws {
     try withDirectory { dir in
       let save = try runner.runBinary([
-        "baseline", "save", "main", "--dir", dir, "--shape", "feed", "--size", "5", "--mutation", "text",
+        "baseline", "save", "main", "--dir", dir, "--shape", "feed", "--size", "5", "--mutation",
+        "text",
         "--ticks", "5", "--warmup", "1", "--quiet",
       ])
       #expect(save.status == 0, "\(save.stderr)")
@@ -135,7 +151,9 @@ struct CompareCommandTests {
       #expect(try String(contentsOfFile: dir + "/main.json", encoding: .utf8) == stored)
       // So does storing a corrupt report over it.
       try "not json".write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
-      let corrupt = try runner.runBinary(["baseline", "save", "main", "--dir", dir, "--from", dir + "/bad.json"])
+      let corrupt = try runner.runBinary([
+        "baseline", "save", "main", "--dir", dir, "--from", dir + "/bad.json",
+      ])
       #expect(corrupt.status == 1)
       #expect(try String(contentsOfFile: dir + "/main.json", encoding: .utf8) == stored)
       let delete = try runner.runBinary(["baseline", "delete", "main", "--dir", dir])

@@ -22,41 +22,39 @@ import Testing
   }
 
   @Test func perTickIsTheDifferenceOfTwoRunsUnderCallgrind() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("fake-valgrind-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let fake = directory.appendingPathComponent("valgrind").path
-    let log = directory.appendingPathComponent("arguments.log").path
-    let script = """
-      #!/bin/sh
-      echo "$@" >> \(log)
-      [ "$SWIFT_DETERMINISTIC_HASHING" = 1 ] || exit 3
-      out=""; ticks=""; previous=""
-      for a in "$@"; do
-        case "$a" in --callgrind-out-file=*) out="${a#--callgrind-out-file=}" ;; esac
-        [ "$previous" = "--ticks" ] && ticks="$a"
-        previous="$a"
-      done
-      printf 'events: Ir\\nsummary: %d\\n' $((7000 + 500 * ticks)) > "$out"
-      """
-    try script.write(toFile: fake, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+    try withTemporaryDirectory("fake-valgrind") { directory in
+      let fake = directory.appendingPathComponent("valgrind").path
+      let log = directory.appendingPathComponent("arguments.log").path
+      let script = """
+        #!/bin/sh
+        echo "$@" >> \(log)
+        [ "$SWIFT_DETERMINISTIC_HASHING" = 1 ] || exit 3
+        out=""; ticks=""; previous=""
+        for a in "$@"; do
+          case "$a" in --callgrind-out-file=*) out="${a#--callgrind-out-file=}" ;; esac
+          [ "$previous" = "--ticks" ] && ticks="$a"
+          previous="$a"
+        done
+        printf 'events: Ir\\nsummary: %d\\n' $((7000 + 500 * ticks)) > "$out"
+        """
+      try script.write(toFile: fake, atomically: true, encoding: .utf8)
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
 
-    let counter = try InstructionCounter.locate(searching: directory.path + ":/usr/bin")
-    #expect(counter.valgrind == fake)
-    #expect(try counter.perTick(Self.result) == 500)
-    let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-    #expect(calls.count == 2)
-    let first = String(calls[0])
-    #expect(first.contains("--toggle-collect=\(InstructionCounter.tickSymbol)"))
-    for piece in [
-      "run --shape wide --size 50 --mutation resize --per-tick 2 --strategy bottom-up",
-      "--ticks 10 --warmup 2 --seed 9 --quiet --no-verify",
-    ] {
-      #expect(first.contains(piece), "\(first)")
+      let counter = try InstructionCounter.locate(searching: directory.path + ":/usr/bin")
+      #expect(counter.valgrind == fake)
+      #expect(try counter.perTick(Self.result) == 500)
+      let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+      #expect(calls.count == 2)
+      let first = String(calls[0])
+      #expect(first.contains("--toggle-collect=\(InstructionCounter.tickSymbol)"))
+      for piece in [
+        "run --shape wide --size 50 --mutation resize --per-tick 2 --strategy bottom-up",
+        "--ticks 10 --warmup 2 --seed 9 --quiet --no-verify",
+      ] {
+        #expect(first.contains(piece), "\(first)")
+      }
+      #expect(calls[1].contains("--ticks 20"))
     }
-    #expect(calls[1].contains("--ticks 20"))
   }
 
   @Test func withoutValgrindTheErrorSaysHowToInstallIt() {
@@ -68,7 +66,8 @@ import Testing
   }
 
   @Test func theTotalIsReadFromTheSummaryOrTotalsLine() {
-    #expect(InstructionCounter.totalInstructions(inCallgrindOutput: "events: Ir\nsummary: 123\n") == 123)
+    #expect(
+      InstructionCounter.totalInstructions(inCallgrindOutput: "events: Ir\nsummary: 123\n") == 123)
     #expect(InstructionCounter.totalInstructions(inCallgrindOutput: "totals: 45\n") == 45)
     #expect(InstructionCounter.totalInstructions(inCallgrindOutput: "events: Ir\n") == nil)
   }

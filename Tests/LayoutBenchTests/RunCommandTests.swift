@@ -76,7 +76,8 @@ struct RunCommandTests {
     #expect(bad.status == 1 && bad.stderr.contains("--size of at least 1"), "\(bad.stderr)")
     let directory = FileManager.default.temporaryDirectory.path
     let same = try runBinary([
-      "run", "--shape", "wide", "--size", "5", "--ticks", "3", "--json", directory + "/r.json", "--html",
+      "run", "--shape", "wide", "--size", "5", "--ticks", "3", "--json", directory + "/r.json",
+      "--html",
       directory + "/./r.json",
     ])
     #expect(same.status == 1 && same.stderr.contains("name the same file"), "\(same.stderr)")
@@ -84,8 +85,11 @@ struct RunCommandTests {
     let file = directory + "/not-a-folder-\(UUID().uuidString)"
     try Data("x".utf8).write(to: URL(fileURLWithPath: file))
     defer { try? FileManager.default.removeItem(atPath: file) }
-    let blocked = try runBinary(["baseline", "save", "x", "--dir", file + "/sub", "--shape", "wide"])
-    #expect(blocked.status == 1 && blocked.stderr.contains("is not a directory"), "\(blocked.stderr)")
+    let blocked = try runBinary([
+      "baseline", "save", "x", "--dir", file + "/sub", "--shape", "wide",
+    ])
+    #expect(
+      blocked.status == 1 && blocked.stderr.contains("is not a directory"), "\(blocked.stderr)")
   }
 
   @Test func sweepRefusesSizeAndBadLadders() {
@@ -104,83 +108,89 @@ struct RunCommandTests {
   }
 
   @Test func aSmallRunWritesTheJSONContractAtomically() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("run-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let json = directory.appendingPathComponent("report.json").path
-    let markdown = directory.appendingPathComponent("report.md").path
-    let outcome = try runBinary([
-      "run", "--shape", "feed", "--size", "5", "--mutation", "text", "--ticks", "5", "--warmup", "1",
-      "--json", json, "--markdown", markdown, "--quiet",
-    ])
-    #expect(outcome.status == 0, "\(outcome.stderr)")
-    #expect(outcome.stdout.contains("feed5/textx1") && outcome.stdout.contains("bottom-up"))
-    let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json)))
-    let report = try #require(object as? [String: Any])
-    #expect(report["schemaVersion"] as? Int == 1)
-    #expect(abs((report["budgetNs"] as? Double ?? 0) - 1e9 / 60) < 1e-6)
-    let results = try #require(report["results"] as? [[String: Any]])
-    #expect(results.count == 3)
-    for result in results {
-      for key in ["strategy", "shape", "size", "mutation", "ticks", "tickNs", "overBudget", "hitchMsPerS", "counters", "allocations", "samplesNs"] {
-        #expect(result[key] != nil, "missing \(key)")
+    try withTemporaryDirectory("run-tests") { directory in
+      let json = directory.appendingPathComponent("report.json").path
+      let markdown = directory.appendingPathComponent("report.md").path
+      let outcome = try runBinary([
+        "run", "--shape", "feed", "--size", "5", "--mutation", "text", "--ticks", "5", "--warmup",
+        "1",
+        "--json", json, "--markdown", markdown, "--quiet",
+      ])
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      #expect(outcome.stdout.contains("feed5/textx1") && outcome.stdout.contains("bottom-up"))
+      let object = try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: json)))
+      let report = try #require(object as? [String: Any])
+      #expect(report["schemaVersion"] as? Int == 1)
+      #expect(abs((report["budgetNs"] as? Double ?? 0) - 1e9 / 60) < 1e-6)
+      let results = try #require(report["results"] as? [[String: Any]])
+      #expect(results.count == 3)
+      for result in results {
+        for key in [
+          "strategy", "shape", "size", "mutation", "ticks", "tickNs", "overBudget", "hitchMsPerS",
+          "counters", "allocations", "samplesNs",
+        ] {
+          #expect(result[key] != nil, "missing \(key)")
+        }
+        let tick = try #require(result["tickNs"] as? [String: Double])
+        #expect(Set(tick.keys) == ["min", "p50", "p90", "p99", "max", "mean"])
+        #expect((result["samplesNs"] as? [Double])?.count == 5)
+        let allocations = try #require(result["allocations"] as? [String: Any])
+        #expect(allocations["countPerTick"] != nil && allocations["bytesPerTick"] != nil)
       }
-      let tick = try #require(result["tickNs"] as? [String: Double])
-      #expect(Set(tick.keys) == ["min", "p50", "p90", "p99", "max", "mean"])
-      #expect((result["samplesNs"] as? [Double])?.count == 5)
-      let allocations = try #require(result["allocations"] as? [String: Any])
-      #expect(allocations["countPerTick"] != nil && allocations["bytesPerTick"] != nil)
+      #expect(try String(contentsOfFile: markdown, encoding: .utf8).contains("| feed5/textx1 |"))
+      // Nothing but the two reports is left in the directory (no temporary files).
+      #expect(
+        Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) == [
+          "report.json", "report.md",
+        ])
     }
-    #expect(try String(contentsOfFile: markdown, encoding: .utf8).contains("| feed5/textx1 |"))
-    // Nothing but the two reports is left in the directory (no temporary files).
-    #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) == ["report.json", "report.md"])
   }
 
   /// A sweep whose second size is refused at run time (a million-cell feed needs far more
   /// memory than any machine here has), after the first size was measured: the command
   /// fails, and the report from before is still there, whole, with no temporary beside it.
   @Test func aRunThatFailsMidwayLeavesAnExistingReportAlone() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("run-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let json = directory.appendingPathComponent("report.json").path
-    let html = directory.appendingPathComponent("report.html").path
-    try Data("previous".utf8).write(to: URL(fileURLWithPath: json))
-    let outcome = try runBinary([
-      "sweep", "--shape", "feed", "--sizes", "3,1000000", "--ticks", "3", "--warmup", "1",
-      "--strategy", "coalesced", "--json", json, "--html", html, "--quiet",
-    ])
-    #expect(outcome.status == 1, "\(outcome.stderr)")
-    #expect(outcome.stderr.contains("feed1000000") && outcome.stderr.contains("GB"), "\(outcome.stderr)")
-    #expect(try String(contentsOfFile: json, encoding: .utf8) == "previous")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.json"])
+    try withTemporaryDirectory("run-tests") { directory in
+      let json = directory.appendingPathComponent("report.json").path
+      let html = directory.appendingPathComponent("report.html").path
+      try Data("previous".utf8).write(to: URL(fileURLWithPath: json))
+      let outcome = try runBinary([
+        "sweep", "--shape", "feed", "--sizes", "3,1000000", "--ticks", "3", "--warmup", "1",
+        "--strategy", "coalesced", "--json", json, "--html", html, "--quiet",
+      ])
+      #expect(outcome.status == 1, "\(outcome.stderr)")
+      #expect(
+        outcome.stderr.contains("feed1000000") && outcome.stderr.contains("GB"), "\(outcome.stderr)"
+      )
+      #expect(try String(contentsOfFile: json, encoding: .utf8) == "previous")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.json"])
+    }
   }
 
   /// A run killed while it measures never touched the report it was asked to replace.
   @Test func aKilledRunLeavesAnExistingReportAlone() throws {
     let binary = try #require(SolveCommandTests.binary, "no layout-bench next to the test runner")
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("run-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let json = directory.appendingPathComponent("report.json").path
-    try Data("previous".utf8).write(to: URL(fileURLWithPath: json))
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = [
-      "run", "--shape", "feed", "--size", "50", "--ticks", "1000000", "--json", json, "--quiet",
-    ]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    Thread.sleep(forTimeInterval: 1.5)
-    #expect(process.isRunning, "the run ended before it could be killed")
-    kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
-    #expect(process.terminationReason == .uncaughtSignal)
-    #expect(try String(contentsOfFile: json, encoding: .utf8) == "previous")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.json"])
+    try withTemporaryDirectory("run-tests") { directory in
+      let json = directory.appendingPathComponent("report.json").path
+      try Data("previous".utf8).write(to: URL(fileURLWithPath: json))
+      let process = Process()
+      process.executableURL = binary
+      process.arguments = [
+        "run", "--shape", "feed", "--size", "50", "--ticks", "1000000", "--json", json, "--quiet",
+      ]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      Thread.sleep(forTimeInterval: 1.5)
+      #expect(process.isRunning, "the run ended before it could be killed")
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      #expect(process.terminationReason == .uncaughtSignal)
+      #expect(try String(contentsOfFile: json, encoding: .utf8) == "previous")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.json"])
+    }
   }
 }

@@ -218,7 +218,9 @@ struct SolveCommandTests {
   func aFullStandardOutputIsAnError(arguments: [String]) throws {
     let outcome = try toFullDisk(arguments)
     #expect(outcome.status == 1, "\(outcome.stderr)")
-    #expect(outcome.stderr.contains("cannot write to standard output: No space left on device"), "\(outcome.stderr)")
+    #expect(
+      outcome.stderr.contains("cannot write to standard output: No space left on device"),
+      "\(outcome.stderr)")
   }
 
   @Test func pipesAndDevicesAreReadLikeFiles() throws {

@@ -31,14 +31,16 @@ import Testing
 
 /// A run result with given samples and counters.
 func syntheticResult(
-  strategy: StrategyKind = .coalesced, samples: [Double], counters: [String: Double] = ["layoutSubviews": 12],
+  strategy: StrategyKind = .coalesced, samples: [Double],
+  counters: [String: Double] = ["layoutSubviews": 12],
   allocations: Double = 40, ticks: Int? = nil, rounds: [RunResult.RoundSummary]? = nil
 ) -> RunResult {
   let stats = TickStatistics(samples: samples)
   let assessment = FrameBudget(hz: 60).assess(samples)
   var result = RunResult(
     strategy: strategy, shape: .feed, size: 100, mutation: .text, perTick: 1, seed: 1, views: 1100,
-    ticks: ticks ?? samples.count, warmupTicks: 10, tickNs: stats, overBudget: assessment.overBudget,
+    ticks: ticks ?? samples.count, warmupTicks: 10, tickNs: stats,
+    overBudget: assessment.overBudget,
     missedFrames: assessment.missedFrames, overrunNs: .init(p50: 0, p99: 0),
     hitchMsPerS: assessment.hitchMsPerS, budgets: [], phasesNs: [:], counters: counters,
     allocations: .init(countPerTick: allocations, bytesPerTick: 1000), samplesNs: samples)
@@ -47,11 +49,14 @@ func syntheticResult(
 }
 
 /// Ten rounds around `center` ns, each off by up to `spread` either way (p99 1.5x p50).
-func rounds(_ center: Double, spread: Double = 0.1, count: Int = 10, seed: UInt64) -> [RunResult.RoundSummary] {
+func rounds(_ center: Double, spread: Double = 0.1, count: Int = 10, seed: UInt64) -> [RunResult
+  .RoundSummary]
+{
   var rng = SplitMix64(seed: seed)
   return (0..<count).map { _ in
     let p50 = center * (1 + spread * (2 * rng.unit() - 1))
-    return RunResult.RoundSummary(p50Ns: p50, p99Ns: 1.5 * p50 * (1 + spread * (2 * rng.unit() - 1)), ticks: 60)
+    return RunResult.RoundSummary(
+      p50Ns: p50, p99Ns: 1.5 * p50 * (1 + spread * (2 * rng.unit() - 1)), ticks: 60)
   }
 }
 
@@ -94,7 +99,9 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
         base: report(seed: 1000 + UInt64(attempt)), new: report(seed: 5000 + UInt64(attempt)),
         settings: window)
       if comparison.exitStatus != .success { alarms += 1 }
-      #expect(comparison.noise.count == 3 && comparison.noise.values.allSatisfy { $0 > 0 && $0 <= 0.2 * 1.1 / 0.9 })
+      #expect(
+        comparison.noise.count == 3
+          && comparison.noise.values.allSatisfy { $0 > 0 && $0 <= 0.2 * 1.1 / 0.9 })
     }
     #expect(alarms <= 10, "\(alarms) false alarms in 200")
     let text = Comparison.compare(base: report(seed: 1), new: report(seed: 2), settings: window)
@@ -109,7 +116,9 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     let backward = Comparison.compare(base: slow, new: fast, settings: window)
     #expect(forward.exitStatus == .regression && backward.exitStatus == .improvement)
     let up = forward.rows.filter { $0.verdict == .regression }.map { "\($0.scenario) \($0.metric)" }
-    let down = backward.rows.filter { $0.verdict == .improvement }.map { "\($0.scenario) \($0.metric)" }
+    let down = backward.rows.filter { $0.verdict == .improvement }.map {
+      "\($0.scenario) \($0.metric)"
+    }
     #expect(up == down && up.count == 6)
   }
 
@@ -148,7 +157,9 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     // Slower code on an unchanged machine is still a regression, on every time metric.
     let slowCode = withReference(report(scale: 1.3, seed: 12), 20_000)
     let code = Comparison.compare(base: base, new: slowCode, settings: window)
-    #expect(code.exitStatus == .regression && code.regressions.count == 6, "\(code.render(markdown: false))")
+    #expect(
+      code.exitStatus == .regression && code.regressions.count == 6,
+      "\(code.render(markdown: false))")
 
     // A side without the reference (an older report) is judged on raw times.
     let old = Comparison.compare(base: report(seed: 11), new: slowMachine, settings: window)
@@ -193,9 +204,13 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     // Identical times, so only the instruction rows can move the verdict.
     #expect(verdicts(withInstructions(same, 1_020_000)) == [.regression, .regression, .regression])
     #expect(verdicts(withInstructions(same, 1_005_000)) == [.unchanged, .unchanged, .unchanged])
-    #expect(verdicts(withInstructions(same, 970_000)) == [.improvement, .improvement, .improvement])
-    #expect(Comparison.compare(base: base, new: withInstructions(same, 1_020_000)).exitStatus == .regression)
-    #expect(Comparison.compare(base: base, new: withInstructions(same, 1_005_000)).exitStatus == .success)
+    #expect(
+      verdicts(withInstructions(same, 970_000)) == [.improvement, .improvement, .improvement])
+    #expect(
+      Comparison.compare(base: base, new: withInstructions(same, 1_020_000)).exitStatus
+        == .regression)
+    #expect(
+      Comparison.compare(base: base, new: withInstructions(same, 1_005_000)).exitStatus == .success)
     // Counted on one side only: shown, not judged.
     #expect(verdicts(same) == [.skipped, .skipped, .skipped])
     // A looser threshold lets +2% through.
@@ -263,7 +278,8 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
   }
 
   @Test func doubledBaselineTimesAreImprovementsOnly() {
-    let comparison = Comparison.compare(base: report(scale: 2, seed: 1), new: report(seed: 2), settings: window)
+    let comparison = Comparison.compare(
+      base: report(scale: 2, seed: 1), new: report(seed: 2), settings: window)
     #expect(comparison.exitStatus == .improvement)
     #expect(comparison.improvements.count == 6 && comparison.regressions.isEmpty)
   }
@@ -276,15 +292,21 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     #expect(comparison.exitStatus == .regression)
     #expect(comparison.regressions.count == 1)
     let row = comparison.regressions[0]
-    #expect(row.metric == "layoutSubviews" && row.scenario.hasPrefix("eager/") && row.confidence == "exact")
+    #expect(
+      row.metric == "layoutSubviews" && row.scenario.hasPrefix("eager/")
+        && row.confidence == "exact")
   }
 
   @Test func countersOverDifferentTickCountsAreNotCompared() {
     let base = syntheticReport([
-      syntheticResult(samples: ticks(1e6, count: 100, seed: 1), counters: ["solves": 1], rounds: rounds(1e6, seed: 1))
+      syntheticResult(
+        samples: ticks(1e6, count: 100, seed: 1), counters: ["solves": 1],
+        rounds: rounds(1e6, seed: 1))
     ])
     let new = syntheticReport([
-      syntheticResult(samples: ticks(1e6, count: 60, seed: 2), counters: ["solves": 2], rounds: rounds(1e6, seed: 2))
+      syntheticResult(
+        samples: ticks(1e6, count: 60, seed: 2), counters: ["solves": 2],
+        rounds: rounds(1e6, seed: 2))
     ])
     let comparison = Comparison.compare(base: base, new: new)
     #expect(comparison.rows.first { $0.metric == "solves" }?.verdict == .skipped)
@@ -293,7 +315,8 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
 
   @Test func smallChangesStayUnderTheThreshold() {
     let comparison = Comparison.compare(
-      base: report(seed: 1, spread: 0.01), new: report(scale: 1.05, seed: 1, spread: 0.01), settings: window)
+      base: report(seed: 1, spread: 0.01), new: report(scale: 1.05, seed: 1, spread: 0.01),
+      settings: window)
     // Same draws scaled by 5%: significant, but under the 10% default threshold...
     #expect(comparison.exitStatus == .success)
     // ...and over a 2% one.
@@ -305,8 +328,12 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
 
   @Test func budgetCrossingsAreNamedFirst() {
     // Spikes of the base reach 12 ms, under the 16.67 ms budget; the new run's median is over.
-    let base = syntheticReport([syntheticResult(samples: ticks(8e6, seed: 1), rounds: rounds(8e6, seed: 1))])
-    let new = syntheticReport([syntheticResult(samples: ticks(24e6, seed: 2), rounds: rounds(24e6, seed: 2))])
+    let base = syntheticReport([
+      syntheticResult(samples: ticks(8e6, seed: 1), rounds: rounds(8e6, seed: 1))
+    ])
+    let new = syntheticReport([
+      syntheticResult(samples: ticks(24e6, seed: 2), rounds: rounds(24e6, seed: 2))
+    ])
     let comparison = Comparison.compare(base: base, new: new, settings: window)
     #expect(comparison.budgetCrossings.count == 2)  // p99 over the budget, hitch ratio worse
     #expect(comparison.exitStatus == .regression)
@@ -332,7 +359,9 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
 
 @Suite struct ReportFileTests {
   func withDirectory(_ body: (String) throws -> Void) throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString)").path
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "reports-\(UUID().uuidString)"
+    ).path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     try body(directory)
@@ -358,12 +387,20 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
   @Test func badFilesAreClearErrorsAndAreNeverOverwritten() throws {
     try withDirectory { directory in
       let store = BaselineStore(directory: directory)
-      let good = try ReportFile.encode(syntheticReport([syntheticResult(samples: ticks(1e6, seed: 1))]))
+      let good = try ReportFile.encode(
+        syntheticReport([syntheticResult(samples: ticks(1e6, seed: 1))]))
       let cases: [(String, String, String)] = [
         ("corrupt", "{not json", "not valid JSON"),
         ("truncated", String(good.prefix(good.count / 2)), "not valid JSON"),
-        ("wrongschema", good.replacingOccurrences(of: "\"schemaVersion\":1", with: "\"schemaVersion\":7"), "schema version 7"),
-        ("nokey", good.replacingOccurrences(of: "\"budgetNs\"", with: "\"budget\""), "missing budgetNs"),
+        (
+          "wrongschema",
+          good.replacingOccurrences(of: "\"schemaVersion\":1", with: "\"schemaVersion\":7"),
+          "schema version 7"
+        ),
+        (
+          "nokey", good.replacingOccurrences(of: "\"budgetNs\"", with: "\"budget\""),
+          "missing budgetNs"
+        ),
         ("empty", "", "empty file"),
       ]
       for (name, text, expected) in cases {
@@ -407,9 +444,11 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
       syntheticResult(samples: ticks(1e6, seed: 1), rounds: rounds(1e6, count: 3, seed: 2))
     ])
     var object = try #require(
-      try JSONSerialization.jsonObject(with: Data(try ReportFile.encode(report).utf8)) as? [String: Any])
+      try JSONSerialization.jsonObject(with: Data(try ReportFile.encode(report).utf8))
+        as? [String: Any])
     var results = try #require(object["results"] as? [[String: Any]])
-    let value = String(edit.split(separator: "=", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces))
+    let value = String(
+      edit.split(separator: "=", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces))
     let parsed: Any
     if value == "[]" {
       parsed = [Any]()
@@ -446,7 +485,9 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     let error = #expect(throws: ReportFileError.self) {
       try ReportFile.decode(String(decoding: data, as: UTF8.self), path: "edited.json")
     }
-    #expect(error?.description.hasPrefix("edited.json: \(expected)") == true, "\(String(describing: error))")
+    #expect(
+      error?.description.hasPrefix("edited.json: \(expected)") == true,
+      "\(String(describing: error))")
   }
 }
 
@@ -487,10 +528,15 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
 
 /// Merging the reports of separate rounds.
 @Suite struct RoundMergeTests {
-  func round(_ center: Double, seed: UInt64, counters: [String: Double] = ["solves": 1]) -> RunReport {
+  func round(_ center: Double, seed: UInt64, counters: [String: Double] = ["solves": 1])
+    -> RunReport
+  {
     syntheticReport([
-      syntheticResult(strategy: .coalesced, samples: ticks(center, count: 50, seed: seed), counters: counters),
-      syntheticResult(strategy: .eager, samples: ticks(2 * center, count: 50, seed: seed + 1), counters: counters),
+      syntheticResult(
+        strategy: .coalesced, samples: ticks(center, count: 50, seed: seed), counters: counters),
+      syntheticResult(
+        strategy: .eager, samples: ticks(2 * center, count: 50, seed: seed + 1),
+        counters: counters),
     ])
   }
 
@@ -506,7 +552,9 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
 
   @Test func roundsThatDidDifferentWorkAreRefused() {
     #expect(throws: RoundsError.self) {
-      try RunReport.mergingRounds([round(1e6, seed: 1), round(1e6, seed: 2, counters: ["solves": 2])])
+      try RunReport.mergingRounds([
+        round(1e6, seed: 1), round(1e6, seed: 2, counters: ["solves": 2]),
+      ])
     }
     #expect(throws: RoundsError.self) { try RunReport.mergingRounds([]) }
   }
@@ -550,18 +598,24 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     #expect(separate.render(markdown: false).contains("run-to-run allowance"))
     var calibrated = Comparison.Settings()
     calibrated.runSpread = Dictionary(
-      uniqueKeysWithValues: base.results.flatMap { r in ["p50", "p99"].map { ("\(r.key) \($0)", 0.02) } })
-    #expect(Comparison.compare(base: base, new: slower, settings: calibrated).regressions.count == 6)
+      uniqueKeysWithValues: base.results.flatMap { r in
+        ["p50", "p99"].map { ("\(r.key) \($0)", 0.02) }
+      })
+    #expect(
+      Comparison.compare(base: base, new: slower, settings: calibrated).regressions.count == 6)
     // Twice as slow is beyond that allowance.
     #expect(
       Comparison.compare(
-        base: base, new: report(scale: 2, seed: 3), settings: .init(defaultRunSpread: ["p50": 0.10, "p99": 0.10])
+        base: base, new: report(scale: 2, seed: 3),
+        settings: .init(defaultRunSpread: ["p50": 0.10, "p99": 0.10])
       ).regressions.count == 6)
   }
 
   /// Runs of identical code whose medians land `offsets` apart (the machine in each window).
   func runs(_ offsets: [Double], spread: Double = 0.03) -> [RunReport] {
-    offsets.enumerated().map { i, offset in report(scale: 1 + offset, seed: 100 + UInt64(i) * 7, spread: spread) }
+    offsets.enumerated().map { i, offset in
+      report(scale: 1 + offset, seed: 100 + UInt64(i) * 7, spread: spread)
+    }
   }
 
   @Test func calibrationMeasuresTheRunSpreadAndTheSmallestVisibleSlowdown() throws {
@@ -572,7 +626,8 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     #expect(calibration.entries.count == 6)
     // The run medians' spread is that of the offsets (sample sd 2.97%), give or take the
     // rounds' own noise; p99 rounds carry a second +-3% factor.
-    let p50 = try #require(calibration.entries.first { $0.scenario == "coalesced/feed100/textx1" && $0.metric == "p50" })
+    let p50 = try #require(
+      calibration.entries.first { $0.scenario == "coalesced/feed100/textx1" && $0.metric == "p50" })
     #expect(abs(p50.runSpread - 0.0297) < 0.01, "\(p50.runSpread)")
     #expect(p50.roundSpread > 0.01 && p50.roundSpread < 0.03)
     // Detectable: beyond the allowance it implies (3 sqrt 2 x 3% = about 13%), and seen.
@@ -583,30 +638,38 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
 
     // A noisier machine sees less.
     let noisy = try Calibration.measure(runs(offsets.map { $0 * 4 }), settings: .init())
-    let noisyP50 = try #require(noisy.entries.first { $0.scenario == p50.scenario && $0.metric == "p50" })
+    let noisyP50 = try #require(
+      noisy.entries.first { $0.scenario == p50.scenario && $0.metric == "p50" })
     #expect(noisyP50.detectable == nil || noisyP50.detectable! > detectable)
 
     // A comparison given the calibration uses its spreads and shows what it can see.
     var settings = Comparison.Settings()
     settings.calibration = calibration
-    let compared = Comparison.compare(base: runs([0])[0], new: report(scale: 1.25, seed: 9), settings: settings)
-    let row = try #require(compared.rows.first { $0.scenario == p50.scenario && $0.metric == "p50" })
+    let compared = Comparison.compare(
+      base: runs([0])[0], new: report(scale: 1.25, seed: 9), settings: settings)
+    let row = try #require(
+      compared.rows.first { $0.scenario == p50.scenario && $0.metric == "p50" })
     #expect(row.detectable == detectable && row.verdict == .regression)
     #expect(compared.render(markdown: false).contains("flagged 9 times in 10"))
   }
 
   @Test func calibrationRefusesWhatItCannotMeasure() {
-    #expect(throws: CalibrationError.self) { try Calibration.measure(runs([0, 0.01]), settings: .init()) }
+    #expect(throws: CalibrationError.self) {
+      try Calibration.measure(runs([0, 0.01]), settings: .init())
+    }
     var other = runs([0, 0.01, 0.02])
     other[2].results.removeLast()
     #expect(throws: CalibrationError.self) { try Calibration.measure(other, settings: .init()) }
     var few = runs([0, 0.01, 0.02])
-    for i in few.indices { for j in few[i].results.indices { few[i].results[j].rounds!.removeLast(6) } }
+    for i in few.indices {
+      for j in few[i].results.indices { few[i].results[j].rounds!.removeLast(6) }
+    }
     #expect(throws: CalibrationError.self) { try Calibration.measure(few, settings: .init()) }
   }
 
   @Test func aBadCalibrationFileNamesTheField() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calibration-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "calibration-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let calibration = try Calibration.measure(runs([0, 0.01, -0.01]), settings: .init())
@@ -618,19 +681,24 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     let path = directory.appendingPathComponent("c.json").path
     try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
     let error = #expect(throws: ReportFileError.self) { try CalibrationFile.load(path) }
-    #expect(error?.description.contains("entries[1].runSpread is -0.5") == true, "\(String(describing: error))")
+    #expect(
+      error?.description.contains("entries[1].runSpread is -0.5") == true,
+      "\(String(describing: error))")
     entries[1]["runSpread"] = "wide"
     object["entries"] = entries
     try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
     let typed = #expect(throws: ReportFileError.self) { try CalibrationFile.load(path) }
-    #expect(typed?.description.contains("entries[1].runSpread") == true, "\(String(describing: typed))")
+    #expect(
+      typed?.description.contains("entries[1].runSpread") == true, "\(String(describing: typed))")
   }
 }
 
 /// The one atomic writer: whole files or none, and no garbage left by killed writers.
 @Suite struct AtomicFileTests {
   @Test func writesWholeFilesAndCleansUpAfterDeadWriters() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)").path
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "atomic-\(UUID().uuidString)"
+    ).path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = directory + "/report.json"
@@ -647,7 +715,11 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     #expect(!FileManager.default.fileExists(atPath: dead))
     #expect(FileManager.default.fileExists(atPath: live))
     // A write that cannot happen is an error naming the path; the old file stays.
-    let error = #expect(throws: AtomicFile.Failure.self) { try AtomicFile.write("x", to: directory + "/missing/r.json") }
-    #expect(error?.description.contains("missing/r.json: cannot write: No such file or directory") == true)
+    let error = #expect(throws: AtomicFile.Failure.self) {
+      try AtomicFile.write("x", to: directory + "/missing/r.json")
+    }
+    #expect(
+      error?.description.contains("missing/r.json: cannot write: No such file or directory") == true
+    )
   }
 }

@@ -10,7 +10,9 @@ struct RunPlanTests {
     var expected: [String] = []
     for shape in RunPlan.defaultShapes {
       for size in RunPlan.defaultSizes(shape) {
-        for mutation in RunPlan.defaultMutations { expected.append("\(shape)\(size)/\(mutation)x1") }
+        for mutation in RunPlan.defaultMutations {
+          expected.append("\(shape)\(size)/\(mutation)x1")
+        }
       }
     }
     #expect(plan.scenarios.map(\.description) == expected)
@@ -55,9 +57,10 @@ struct RunPlanTests {
     choices.ticks = 60
     choices.ticksByScenario = ["wide100/resizex1": 500]
     let plan = RunPlan.matrix(choices)
-    let ticks = Dictionary(uniqueKeysWithValues: plan.entries.map {
-      ($0.scenario.description, $0.settings.ticks)
-    })
+    let ticks = Dictionary(
+      uniqueKeysWithValues: plan.entries.map {
+        ($0.scenario.description, $0.settings.ticks)
+      })
     #expect(ticks == ["wide100/textx1": 60, "wide100/resizex1": 500])
   }
 

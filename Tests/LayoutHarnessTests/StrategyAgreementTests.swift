@@ -40,7 +40,10 @@ func sampleFeed(cells: Int, width: Double = 320) -> Scene {
     let mutations: [[SceneMutation]] = [
       [.setText(id: 2, text: "short")],
       [.resizeWindow(Size(width: 500, height: 640))],
-      [.setSpacing(id: 5, spacing: 10), .setText(id: 1, text: "A much longer title that wraps around")],
+      [
+        .setSpacing(id: 5, spacing: 10),
+        .setText(id: 1, text: "A much longer title that wraps around"),
+      ],
     ]
     for tick in mutations {
       for strategy in strategies { try strategy.tick(tick) }
@@ -62,8 +65,10 @@ func sampleFeed(cells: Int, width: Double = 320) -> Scene {
   @Test func aSceneTooLargeForMemoryIsRefusedBeforeItIsBuilt() throws {
     let huge = Scenario(shape: .feed, size: 1_000_000, mutation: .text)
     let gigabyte = 1_073_741_824.0
-    let problem = try #require(huge.memoryProblem(strategies: StrategyKind.allCases, memory: 24 * gigabyte))
-    #expect(problem.contains("11000001 views") && problem.contains("--size up to about"), "\(problem)")
+    let problem = try #require(
+      huge.memoryProblem(strategies: StrategyKind.allCases, memory: 24 * gigabyte))
+    #expect(
+      problem.contains("11000001 views") && problem.contains("--size up to about"), "\(problem)")
     #expect(huge.memoryProblem(strategies: [.bottomUp], memory: 24 * gigabyte) == nil)
     var settings = RunSettings(ticks: 1, warmupTicks: 0)
     settings.memoryBytes = 24 * gigabyte

@@ -33,7 +33,8 @@ struct TickScheduleTests {
 
   @Test func fastTicksRunInFullUnderALimit() {
     // 1 us ticks against a 1 s limit: the limit never binds.
-    let settings = RunSettings(ticks: 120, warmupTicks: 10, timeLimitNs: 1_000_000_000, minimumTicks: 20)
+    let settings = RunSettings(
+      ticks: 120, warmupTicks: 10, timeLimitNs: 1_000_000_000, minimumTicks: 20)
     let steps = steps(settings, tickNs: 1_000)
     #expect(count(.warmup, in: steps) == 10)
     #expect(count(.firstMeasured, in: steps) + count(.measured, in: steps) == 120)
@@ -42,7 +43,8 @@ struct TickScheduleTests {
   @Test func slowTicksCutTheWarmupAndStopAfterTheLimitWithTheMinimum() {
     // 300 ms ticks, a 1 s limit: the warm-up stops after two ticks (600 ms > 250 ms), and
     // measuring stops once 20 ticks are in, although they took 6 s.
-    let settings = RunSettings(ticks: 120, warmupTicks: 10, timeLimitNs: 1_000_000_000, minimumTicks: 20)
+    let settings = RunSettings(
+      ticks: 120, warmupTicks: 10, timeLimitNs: 1_000_000_000, minimumTicks: 20)
     let steps = steps(settings, tickNs: 300_000_000)
     #expect(count(.warmup, in: steps) == 2)
     #expect(count(.firstMeasured, in: steps) + count(.measured, in: steps) == 20)
@@ -52,7 +54,8 @@ struct TickScheduleTests {
   @Test func theLimitCountsFromTheFirstMeasuredTick() {
     // 10 ms ticks, a 1 s limit: warm-up (100 ms) stays within a quarter of it; measuring
     // stops at the first tick past 1 s of measuring: 101 measured ticks, not 120 and not 75.
-    let settings = RunSettings(ticks: 120, warmupTicks: 10, timeLimitNs: 1_000_000_000, minimumTicks: 20)
+    let settings = RunSettings(
+      ticks: 120, warmupTicks: 10, timeLimitNs: 1_000_000_000, minimumTicks: 20)
     let steps = steps(settings, tickNs: 10_000_000)
     #expect(count(.warmup, in: steps) == 10)
     #expect(count(.firstMeasured, in: steps) + count(.measured, in: steps) == 101)

@@ -89,8 +89,10 @@ import Testing
       let scenario = Scenario(shape: .feed, size: 20, mutation: kind, perTick: 3, seed: 9)
       #expect(mutations(scenario, ticks: 10) == mutations(scenario, ticks: 10))
     }
-    let a = mutations(Scenario(shape: .feed, size: 20, mutation: .text, perTick: 3, seed: 9), ticks: 5)
-    let b = mutations(Scenario(shape: .feed, size: 20, mutation: .text, perTick: 3, seed: 10), ticks: 5)
+    let a = mutations(
+      Scenario(shape: .feed, size: 20, mutation: .text, perTick: 3, seed: 9), ticks: 5)
+    let b = mutations(
+      Scenario(shape: .feed, size: 20, mutation: .text, perTick: 3, seed: 10), ticks: 5)
     #expect(a != b)
   }
 
@@ -118,7 +120,9 @@ import Testing
 
   @Test func impossibleScenariosAreRefusedWithAReason() {
     #expect(Scenario(shape: .deep, size: 0, mutation: .text).problem?.contains("size") == true)
-    #expect(Scenario(shape: .deep, size: 10, mutation: .text, perTick: 0).problem?.contains("per-tick") == true)
+    #expect(
+      Scenario(shape: .deep, size: 10, mutation: .text, perTick: 0).problem?.contains("per-tick")
+        == true)
     #expect(Scenario(shape: .wide, size: 10, mutation: .scroll).problem?.contains("feed") == true)
     #expect(Scenario(shape: .feed, size: 10, mutation: .scroll).problem == nil)
   }

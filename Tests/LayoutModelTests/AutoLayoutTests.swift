@@ -242,7 +242,8 @@ import Testing
 
     try container.addSubview(a)
     #expect(container.subviews.map(\.name) == ["b", "a"])
-    // Regression test (fixed): re-adding goes through removeFromSuperview, which deactivates a's constraints
+    // Regression test (fixed): re-adding goes through removeFromSuperview, which deactivates a's
+    // constraints
     // to its superview (see the report).
     #expect(constraints.allSatisfy { $0.isActive })
     try window.runUpdateCycle()

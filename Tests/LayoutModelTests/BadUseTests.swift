@@ -233,7 +233,8 @@ import Testing
     let bad = leaf.widthAnchor.constraint(equalTo: mid.widthAnchor, multiplier: .nan)
     #expect(layoutError { try LayoutConstraint.activate([earlier, fresh, bad]) } != nil)
     #expect(!fresh.isActive && !bad.isActive)
-    // Regression test (fixed): the rollback also deactivates `earlier`, which was active before the call.
+    // Regression test (fixed): the rollback also deactivates `earlier`, which was active before the
+    // call.
     #expect(earlier.isActive)
     try window.runUpdateCycle()
     #expect(isClose(leaf.frame.width, 30))
@@ -271,7 +272,8 @@ import Testing
         try window.runUpdateCycle()
         (child, grandchild) = (c, g)
       }
-      // Regression test (fixed): View.deinit clears the window pointer of the window's direct subviews only;
+      // Regression test (fixed): View.deinit clears the window pointer of the window's direct
+      // subviews only;
       // the grandchild keeps pointing at the freed window (see the report).
       exit(child?.window == nil && grandchild?.window == nil ? 0 : 1)
     }

@@ -184,7 +184,8 @@ import Testing
     try window.addSubview(plain)
     try window.runUpdateCycle()
     expectFrame(list, rect(0, 0, 300, 400))
-    // Regression test (fixed): under frames the plain view gets its old height (0), not the window's.
+    // Regression test (fixed): under frames the plain view gets its old height (0), not the
+    // window's.
     expectFrame(plain, rect(0, 0, 300, 400))
   }
 }

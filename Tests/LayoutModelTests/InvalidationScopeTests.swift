@@ -18,7 +18,10 @@ import Testing
     let (list, cell, text, body) = (feed.list, feed.cells[1], feed.texts[1], feed.bodies[1])
     // Every view below the list was measured; the list itself is never asked (the window
     // gives it its own size, since the list's size does not depend on its cells).
-    #expect(subtree(feed.list).allSatisfy { !$0.needsLayout && ($0 === feed.list || $0.fitProposal != nil) })
+    #expect(
+      subtree(feed.list).allSatisfy {
+        !$0.needsLayout && ($0 === feed.list || $0.fitProposal != nil)
+      })
 
     body.setText(Self.twoLines)
     // Stacks size themselves from their children: both are stale and re-lay out. The list's

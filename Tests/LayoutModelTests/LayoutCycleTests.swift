@@ -136,7 +136,8 @@ private final class RestlessConstraintsView: View {
     try window.addSubview(container)
     try container.addSubview(reentrant)
     let outer = layoutError { try window.runUpdateCycle() }
-    // Regression test (fixed): every nested layoutIfNeeded starts a new epoch, which resets the visit counts:
+    // Regression test (fixed): every nested layoutIfNeeded starts a new epoch, which resets the
+    // visit counts:
     // the detector never fires and only the cap above ends the recursion (see the report).
     #expect(reentrant.layouts <= window.visitLimit + 1, "\(reentrant.layouts) layouts")
     let report = cycle(reentrant.caught) ?? cycle(outer)

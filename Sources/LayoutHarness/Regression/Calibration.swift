@@ -62,7 +62,9 @@ public struct Calibration: Codable, Sendable {
       throw .tooFewRounds(roundsPerRun, needed: settings.minimumRounds)
     }
     var pairs: [(RunReport, RunReport)] = []
-    for i in reports.indices { for j in reports.indices where j > i { pairs.append((reports[i], reports[j])) } }
+    for i in reports.indices {
+      for j in reports.indices where j > i { pairs.append((reports[i], reports[j])) }
+    }
 
     // First how far runs land apart, which the verdicts below then allow for.
     var spreads: [(roundSpread: Double, runSpread: Double)] = []
@@ -131,7 +133,8 @@ public struct Calibration: Codable, Sendable {
   }
 
   /// One run's round values of a metric, divided by the round's reference when judged so.
-  static func judgedValues(_ result: RunResult, _ metric: String, _ speedAdjusted: Bool) -> [Double] {
+  static func judgedValues(_ result: RunResult, _ metric: String, _ speedAdjusted: Bool) -> [Double]
+  {
     result.roundSummaries.map { round in
       let value = metric == "p50" ? round.p50Ns : round.p99Ns
       guard speedAdjusted, let reference = round.referenceNs, reference > 0 else { return value }
@@ -139,10 +142,11 @@ public struct Calibration: Codable, Sendable {
     }
   }
 
-
   /// The run spreads, keyed as ``Comparison/Settings/runSpread`` wants them.
   public var runSpreads: [String: Double] {
-    Dictionary(entries.map { ("\($0.scenario) \($0.metric)", $0.runSpread) }, uniquingKeysWith: { a, _ in a })
+    Dictionary(
+      entries.map { ("\($0.scenario) \($0.metric)", $0.runSpread) }, uniquingKeysWith: { a, _ in a }
+    )
   }
 }
 
@@ -183,7 +187,9 @@ extension Calibration {
       ]
     }
     var widths = header.map(\.count)
-    for row in cells { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+    for row in cells {
+      for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
+    }
     for row in [header] + cells {
       lines.append(
         row.enumerated().map { i, cell in
@@ -204,14 +210,17 @@ extension Calibration {
 public enum CalibrationFile {
   public static func load(_ path: String) throws(ReportFileError) -> Calibration {
     let data = try ReportFile.readRegularFile(path)
-    let calibration = try ReportFile.decodeJSON(Calibration.self, from: data, path: path, what: "a calibration")
+    let calibration = try ReportFile.decodeJSON(
+      Calibration.self, from: data, path: path, what: "a calibration")
     for (i, entry) in calibration.entries.enumerated() {
       for (name, value) in [("roundSpread", entry.roundSpread), ("runSpread", entry.runSpread)]
       where !(value.isFinite && value >= 0 && value < 10) {
-        throw ReportFileError(path: path, reason: "entries[\(i)].\(name) is \(value), not a spread from 0 to 10")
+        throw ReportFileError(
+          path: path, reason: "entries[\(i)].\(name) is \(value), not a spread from 0 to 10")
       }
       if let d = entry.detectable, !(d.isFinite && d > 0) {
-        throw ReportFileError(path: path, reason: "entries[\(i)].detectable is \(d), not a positive change")
+        throw ReportFileError(
+          path: path, reason: "entries[\(i)].detectable is \(d), not a positive change")
       }
     }
     return calibration

@@ -108,7 +108,9 @@ public struct Comparison: Codable, Sendable {
     /// log ratio; zero for interleaved sides; nil when the spread is unknown (not judged).
     func runAllowance(_ key: String, _ metric: String) -> Double? {
       guard !interleaved else { return 0 }
-      guard let spread = runSpread["\(key) \(metric)"] ?? defaultRunSpread[metric] else { return nil }
+      guard let spread = runSpread["\(key) \(metric)"] ?? defaultRunSpread[metric] else {
+        return nil
+      }
       return 3 * 2.0.squareRoot() * spread
     }
 
@@ -185,7 +187,8 @@ public struct Comparison: Codable, Sendable {
     if deterministicGate { return verdict + " [deterministic gate: times shown, not judged]" }
     if !timesJudged {
       return verdict
-        + " [times shown, not judged: separate time windows; `calibrate` (then --calibration) or `ab` judges them]"
+        + " [times shown, not judged: separate time windows; `calibrate` (then "
+        + "--calibration) or `ab` judges them]"
     }
     return verdict
   }
@@ -255,12 +258,15 @@ public struct Comparison: Codable, Sendable {
         let newMedian = median(newValues)
         var row = Row(
           scenario: scenario, metric: metric, old: oldMedian, new: newMedian,
-          change: relative(median(oldJudged), median(newJudged)), confidence: "", verdict: .unchanged)
+          change: relative(median(oldJudged), median(newJudged)), confidence: "",
+          verdict: .unchanged)
         if adjusted, let oldSpeed, let newSpeed {
           row.rawChange = relative(oldMedian, newMedian)
           row.machineChange = relative(median(oldSpeed), median(newSpeed))
         }
-        if let entry = settings.calibration?.entries.first(where: { $0.scenario == scenario && $0.metric == metric }) {
+        if let entry = settings.calibration?.entries.first(where: {
+          $0.scenario == scenario && $0.metric == metric
+        }) {
           row.detectable = entry.detectable
         }
         let rounds = "\(a.count) vs \(b.count) rounds" + (adjusted ? ", speed-adjusted" : "")
@@ -281,15 +287,17 @@ public struct Comparison: Codable, Sendable {
       if let row = compareInstructions(old, result, scenario, settings) { rows.append(row) }
       if old.tickNs.p99 <= base.budgetNs && result.tickNs.p99 > new.budgetNs {
         crossings.append(
-          "\(scenario): p99 \(NumberFormat.ms(old.tickNs.p99)) ms -> \(NumberFormat.ms(result.tickNs.p99)) ms crosses the "
+          "\(scenario): p99 \(NumberFormat.ms(old.tickNs.p99)) ms -> "
+            + "\(NumberFormat.ms(result.tickNs.p99)) ms crosses the "
             + "\(NumberFormat.ms(new.budgetNs)) ms budget")
       }
       let before = HitchVerdict(hitchMsPerS: old.hitchMsPerS)
       let after = HitchVerdict(hitchMsPerS: result.hitchMsPerS)
       if after > before {
         crossings.append(
-          "\(scenario): hitch ratio \(NumberFormat.fixed(old.hitchMsPerS, 1)) -> \(NumberFormat.fixed(result.hitchMsPerS, 1)) "
-            + "ms/s (\(before.rawValue) -> \(after.rawValue))")
+          "\(scenario): hitch ratio \(NumberFormat.fixed(old.hitchMsPerS, 1)) -> "
+            + "\(NumberFormat.fixed(result.hitchMsPerS, 1)) ms/s "
+            + "(\(before.rawValue) -> \(after.rawValue))")
       }
     }
     // Holm over the whole family of judged time metrics.
@@ -360,7 +368,9 @@ public struct Comparison: Codable, Sendable {
     old == 0 ? (new == 0 ? 0 : .infinity) : new / old - 1
   }
 
-  private static func compareCounters(_ old: RunResult, _ new: RunResult, _ scenario: String) -> [Row] {
+  private static func compareCounters(_ old: RunResult, _ new: RunResult, _ scenario: String)
+    -> [Row]
+  {
     var pairs: [(String, Double, Double)] = []
     for name in old.counters.keys.sorted() {
       guard let value = new.counters[name] else { continue }
@@ -374,8 +384,11 @@ public struct Comparison: Codable, Sendable {
       // Counters are averages over the same ticks of the same seeded workload: equal runs
       // give equal values, so any difference is real (round-off aside).
       let verdict: Verdict =
-        !comparable ? .skipped : b > a + 1e-9 * max(1, abs(a)) ? .regression
-        : b < a - 1e-9 * max(1, abs(a)) ? .improvement : .unchanged
+        !comparable
+        ? .skipped
+        : b > a + 1e-9 * max(1, abs(a))
+          ? .regression
+          : b < a - 1e-9 * max(1, abs(a)) ? .improvement : .unchanged
       return Row(
         scenario: scenario, metric: name, old: a, new: b, change: relative(a, b),
         confidence: comparable ? "exact" : "ticks differ", verdict: verdict)

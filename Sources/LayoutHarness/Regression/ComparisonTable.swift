@@ -8,7 +8,8 @@ extension Comparison {
     lines.append(markdown ? "**Verdict: \(verdict)**" : "verdict: \(verdict)")
     if !environmentMismatches.isEmpty {
       lines.append("")
-      let title = mismatchAllowed ? "Different machines or builds (judged anyway)" : "Not comparable"
+      let title =
+        mismatchAllowed ? "Different machines or builds (judged anyway)" : "Not comparable"
       lines.append(markdown ? "**\(title)**" : title.lowercased() + ":")
       for line in environmentMismatches { lines.append((markdown ? "- " : "  ") + line) }
       // Times from different machines say nothing about the code: no table to misread.
@@ -20,7 +21,8 @@ extension Comparison {
       for crossing in budgetCrossings { lines.append((markdown ? "- " : "  ") + crossing) }
     }
     let order: [Verdict: Int] = [
-      .regression: 0, .improvement: 1, .insufficientData: 2, .skipped: 3, .notJudged: 4, .unchanged: 5,
+      .regression: 0, .improvement: 1, .insufficientData: 2, .skipped: 3, .notJudged: 4,
+      .unchanged: 5,
     ]
     let shown = rows.filter { $0.verdict != .unchanged }.sorted {
       (order[$0.verdict]!, $0.scenario, $0.metric) < (order[$1.verdict]!, $1.scenario, $1.metric)
@@ -30,7 +32,8 @@ extension Comparison {
     let cells = shown.map { row -> [String] in
       let isTime = row.metric == "p50" || row.metric == "p99"
       let value = { (v: Double) in
-        isTime ? NumberFormat.ms(v) + " ms" : NumberFormat.fixed(v, row.metric == "instructions" ? 0 : 2)
+        isTime
+          ? NumberFormat.ms(v) + " ms" : NumberFormat.fixed(v, row.metric == "instructions" ? 0 : 2)
       }
       // A metric the base did not have has no finite change.
       let percent = { (c: Double) in c.isFinite ? NumberFormat.change(c) : "new" }
@@ -38,7 +41,10 @@ extension Comparison {
       if let raw = row.rawChange, let machine = row.machineChange {
         change += " (raw \(percent(raw)), machine \(percent(machine)))"
       }
-      return [row.scenario, row.metric, value(row.old), value(row.new), change, row.confidence, row.verdict.rawValue]
+      return [
+        row.scenario, row.metric, value(row.old), value(row.new), change, row.confidence,
+        row.verdict.rawValue,
+      ]
     }
     if cells.isEmpty {
       lines.append("No metric changed beyond its threshold.")
@@ -48,7 +54,9 @@ extension Comparison {
       for row in cells { lines.append("| " + row.joined(separator: " | ") + " |") }
     } else {
       var widths = header.map(\.count)
-      for row in cells { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+      for row in cells {
+        for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
+      }
       let line = { (row: [String]) in
         row.enumerated().map { i, cell in
           let pad = String(repeating: " ", count: widths[i] - cell.count)
@@ -77,14 +85,17 @@ extension Comparison {
     if rows.contains(where: { $0.rawChange != nil }) {
       lines.append(
         "Speed-adjusted: each round's times are divided by the machine-speed reference timed "
-          + "beside its ticks, so a machine that is slower in one window is not read as slower code; "
+          + "beside its ticks, so a machine that is slower in one window is not read as slower "
+          + "code; "
           + "\"raw\" is the change of the times themselves, \"machine\" that of the reference.")
     }
     if rows.contains(where: { $0.runAllowance != nil }) {
       lines.append(
         "The sides ran in separate time windows: a time change must also exceed the run-to-run "
           + "allowance, three standard deviations of what identical code shows between runs here "
-          + (calibrated ? "(from the calibration)." : "(defaults; `layout-bench calibrate` measures this machine).")
+          + (calibrated
+            ? "(from the calibration)."
+            : "(defaults; `layout-bench calibrate` measures this machine).")
           + " `layout-bench ab` runs both builds in one window and needs no allowance.")
     }
     if calibrated {
@@ -92,19 +103,24 @@ extension Comparison {
       var byScenario: [String: [String]] = [:]
       for row in rows where row.metric == "p50" || row.metric == "p99" {
         if byScenario[row.scenario] == nil { scenarios.append(row.scenario) }
-        let value = row.detectable.map { "+" + NumberFormat.fixed($0 * 100, 1) + "%" } ?? "more than +100%"
+        let value =
+          row.detectable.map { "+" + NumberFormat.fixed($0 * 100, 1) + "%" } ?? "more than +100%"
         byScenario[row.scenario, default: []].append("\(row.metric) \(value)")
       }
       lines.append("Smallest slowdown the calibration saw flagged 9 times in 10:")
       for scenario in scenarios {
-        lines.append((markdown ? "- " : "  ") + scenario + ": " + byScenario[scenario]!.joined(separator: ", "))
+        lines.append(
+          (markdown ? "- " : "  ") + scenario + ": " + byScenario[scenario]!.joined(separator: ", ")
+        )
       }
     }
     if !noise.isEmpty {
       let values = noise.values.sorted()
       lines.append(
         "Run-to-run spread of round medians ((max - min) / median): "
-          + "median \(NumberFormat.fixed(percentile(values, 0.5) * 100, 1))%, max \(NumberFormat.fixed(values.last! * 100, 1))%.")
+          + "median \(NumberFormat.fixed(percentile(values, 0.5) * 100, 1))%, "
+          + "max \(NumberFormat.fixed(values.last! * 100, 1))%."
+      )
     }
     if !unmatched.isEmpty {
       lines.append("On one side only: " + unmatched.sorted().joined(separator: ", "))

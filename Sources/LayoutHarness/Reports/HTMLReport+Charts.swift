@@ -231,7 +231,8 @@ enum TickChart {
     }
 
     svg += SVG.line(frame.plotLeft, budgetY, frame.plotRight, budgetY, cls: "budget")
-    svg += SVG.budgetLabel(frame.plotRight - 4, budgetY - 5, "\(NumberFormat.ms(budgetNs)) ms budget")
+    svg += SVG.budgetLabel(
+      frame.plotRight - 4, budgetY - 5, "\(NumberFormat.ms(budgetNs)) ms budget")
     svg += "</svg>\n"
 
     let clipped = ms.filter { $0 > yTicks.high }.count
@@ -344,7 +345,8 @@ enum TickHistogram {
     svg += SVG.text(frame.plotLeft - 6, frame.plotTop - 12, "ticks", anchor: "end", cls: "title")
     svg += SVG.text(frame.plotRight, frame.height - 6, "ms", anchor: "end", cls: "title")
 
-    var note = caption + " (\(binCount) bins of \(NumberFormat.fixed(width, xTicks.digits + 1)) ms)."
+    var note =
+      caption + " (\(binCount) bins of \(NumberFormat.fixed(width, xTicks.digits + 1)) ms)."
     if budget >= xTicks.low && budget <= xTicks.high {
       let bx = x(budget)
       svg += SVG.line(bx, frame.plotTop, bx, frame.plotBottom, cls: "budget")
@@ -360,7 +362,8 @@ enum TickHistogram {
     svg += "</svg>\n"
     if overflow > 0 {
       note += " <span class=\"clip\">\(overflow) tick\(overflow == 1 ? "" : "s") above "
-      note += "\(xTicks.label(xTicks.high)) ms not shown (max \(NumberFormat.fixed(cap.maxMs, 2)) ms)."
+      note +=
+        "\(xTicks.label(xTicks.high)) ms not shown (max \(NumberFormat.fixed(cap.maxMs, 2)) ms)."
       note += "</span>"
     }
     return "<figure class=\"chart\">\n\(svg)<figcaption>\(note)</figcaption></figure>\n"

@@ -103,7 +103,8 @@ struct HTMLReportPage {
     let barWidth = NumberFormat.fixed(min(max(share, 0), 1) * 100, 0)
     html += "<tr class=\"\(status.rowClass)\">"
     html += "<td class=\"status\">\(status.marker)</td>"
-    html += "<td><a href=\"#run-\(index)\">\(HTMLText.escape(result.shape.rawValue)) \(result.size)</a></td>"
+    let scene = "\(HTMLText.escape(result.shape.rawValue)) \(result.size)"
+    html += "<td><a href=\"#run-\(index)\">\(scene)</a></td>"
     html += "<td>\(HTMLText.escape(result.mutation.rawValue)) &#215;\(result.perTick)</td>"
     html += "<td>\(HTMLText.escape(result.strategy.rawValue))</td>"
     html += "<td class=\"num\">\(NumberFormat.ms(result.tickNs.p50))</td>"
@@ -146,7 +147,8 @@ struct HTMLReportPage {
     }
     for group in sweepGroups() {
       let first = group[0]
-      let heading = "\(HTMLText.escape(first.shape.rawValue)) / \(HTMLText.escape(first.mutation.rawValue))"
+      let heading =
+        "\(HTMLText.escape(first.shape.rawValue)) / \(HTMLText.escape(first.mutation.rawValue))"
       html += "<section class=\"sweep\">\n<h3>\(heading)</h3>\n"
       html += SweepChart.render(group, budgetNs: report.budgetNs, colours: colours)
       writeSweepTable(group)
@@ -183,7 +185,8 @@ struct HTMLReportPage {
       } else {
         largest = "<span class=\"bad\">none fits</span>"
       }
-      html += "<tr><td>\(HTMLText.escape(sweep.strategy.rawValue))</td><td class=\"num\">\(range)</td>"
+      html +=
+        "<tr><td>\(HTMLText.escape(sweep.strategy.rawValue))</td><td class=\"num\">\(range)</td>"
       html += "<td class=\"num\">\(exponent(sweep.p50Exponent))</td>"
       html += "<td class=\"num\">\(exponent(sweep.p99Exponent))</td>"
       html += "<td class=\"num\">\(largest)</td></tr>\n"
@@ -206,7 +209,8 @@ struct HTMLReportPage {
     html += "\(result.views) views &#183; \(result.ticks) measured ticks after "
     html += "\(result.warmupTicks) warm-up &#183; seed \(result.seed) &#183; "
     let t = result.tickNs
-    html += "min \(NumberFormat.ms(t.min)) / p50 \(NumberFormat.ms(t.p50)) / p90 \(NumberFormat.ms(t.p90))"
+    html += "min \(NumberFormat.ms(t.min)) / p50 \(NumberFormat.ms(t.p50))"
+    html += " / p90 \(NumberFormat.ms(t.p90))"
     html += " / p99 \(NumberFormat.ms(t.p99)) / max \(NumberFormat.ms(t.max)) / mean "
     html += "\(NumberFormat.ms(t.mean)) ms &#183; \(result.missedFrames) missed frames</p>\n"
     if !result.phasesNs.isEmpty {

@@ -29,8 +29,11 @@ public enum ReportFile {
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw ReportFileError(path: path, reason: "no such file")
     }
-    guard !isDirectory.boolValue else { throw ReportFileError(path: path, reason: "is a directory, not a report file") }
-    let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+    guard !isDirectory.boolValue else {
+      throw ReportFileError(path: path, reason: "is a directory, not a report file")
+    }
+    let type =
+      (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
     guard type == .typeRegular || type == .typeSymbolicLink else {
       throw ReportFileError(path: path, reason: "is not a regular file (a device, FIFO or socket)")
     }
@@ -53,7 +56,8 @@ public enum ReportFile {
     do {
       object = try JSONSerialization.jsonObject(with: data)
     } catch {
-      throw ReportFileError(path: path, reason: "not valid JSON (truncated or corrupt): \(error.localizedDescription)")
+      throw ReportFileError(
+        path: path, reason: "not valid JSON (truncated or corrupt): \(error.localizedDescription)")
     }
     guard let top = object as? [String: Any] else {
       throw ReportFileError(path: path, reason: "not a report: the top level is not a JSON object")
@@ -64,7 +68,8 @@ public enum ReportFile {
     guard version == RunReport.currentSchemaVersion else {
       throw ReportFileError(
         path: path,
-        reason: "schema version \(version), this layout-bench reads \(RunReport.currentSchemaVersion)")
+        reason:
+          "schema version \(version), this layout-bench reads \(RunReport.currentSchemaVersion)")
     }
     // Foundation reports a negative or fractional integer only as "not valid JSON", with
     // no path: check the integer fields first, by name.
@@ -89,7 +94,8 @@ public enum ReportFile {
     } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
       // e.g. "Parsed JSON number <-1> does not fit in UInt64." for a negative seed.
       throw ReportFileError(
-        path: path, reason: "invalid value at \(describe(context.codingPath)): \(context.debugDescription)")
+        path: path,
+        reason: "invalid value at \(describe(context.codingPath)): \(context.debugDescription)")
     } catch {
       throw ReportFileError(path: path, reason: "not \(what): \(error)")
     }
@@ -118,8 +124,12 @@ public enum ReportFile {
         if let p = check(result, key, "results[\(i)].\(key)", minimum: minimum) { return p }
       }
       for (k, round) in (result["rounds"] as? [Any] ?? []).enumerated() {
-        guard let round = round as? [String: Any] else { return "results[\(i)].rounds[\(k)] is not an object" }
-        if let p = check(round, "ticks", "results[\(i)].rounds[\(k)].ticks", minimum: 1) { return p }
+        guard let round = round as? [String: Any] else {
+          return "results[\(i)].rounds[\(k)] is not an object"
+        }
+        if let p = check(round, "ticks", "results[\(i)].rounds[\(k)].ticks", minimum: 1) {
+          return p
+        }
       }
     }
     return nil
@@ -128,7 +138,11 @@ public enum ReportFile {
   private static func describe(_ path: [any CodingKey]) -> String {
     var text = ""
     for key in path {
-      if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+      if let index = key.intValue {
+        text += "[\(index)]"
+      } else {
+        text += (text.isEmpty ? "" : ".") + key.stringValue
+      }
     }
     return text.isEmpty ? "the top level" : text
   }
@@ -186,7 +200,8 @@ public struct BaselineStore {
 
   public func save(_ report: RunReport, as name: String) throws(ReportFileError) {
     guard Self.isValidName(name) else {
-      throw ReportFileError(path: name, reason: "invalid baseline name (use letters, digits, . _ -)")
+      throw ReportFileError(
+        path: name, reason: "invalid baseline name (use letters, digits, . _ -)")
     }
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -224,7 +239,8 @@ public struct BaselineStore {
       throw ReportFileError(path: path(of: name), reason: "no baseline named '\(name)'")
     }
     do { try FileManager.default.removeItem(atPath: path(of: name)) } catch {
-      throw ReportFileError(path: path(of: name), reason: "cannot delete: \(error.localizedDescription)")
+      throw ReportFileError(
+        path: path(of: name), reason: "cannot delete: \(error.localizedDescription)")
     }
   }
 }

@@ -14,28 +14,35 @@ public enum ReportTable {
     for result in report.results {
       let verdict = BudgetVerdict(result, budgetNs: budget)
       rows.append([
-        result.scenarioKey, result.strategy.rawValue, NumberFormat.ms(result.tickNs.p50), NumberFormat.ms(result.tickNs.p99),
+        result.scenarioKey, result.strategy.rawValue, NumberFormat.ms(result.tickNs.p50),
+        NumberFormat.ms(result.tickNs.p99),
         NumberFormat.ms(result.tickNs.max), NumberFormat.percent(result.tickNs.p99 / budget),
         "\(result.overBudget)/\(result.ticks)", NumberFormat.fixed(result.hitchMsPerS, 1),
-        NumberFormat.fixed(result.counters["solves"] ?? 0, 1), NumberFormat.fixed(result.counters["layoutSubviews"] ?? 0, 0),
+        NumberFormat.fixed(result.counters["solves"] ?? 0, 1),
+        NumberFormat.fixed(result.counters["layoutSubviews"] ?? 0, 0),
         result.allocations.countPerTick.map { NumberFormat.fixed($0, 0) } ?? "-",
         verdict.label,
       ])
     }
     let title =
       "Cost per tick against a \(NumberFormat.fixed(budget / 1e6, 2)) ms budget (\(report.hz) Hz); "
-      + "instrumentation inside each tick: \(NumberFormat.fixed(report.measurementOverheadNs, 0)) ns"
+      + "instrumentation inside each tick: "
+      + "\(NumberFormat.fixed(report.measurementOverheadNs, 0)) ns"
     switch style {
     case .markdown:
       var lines = ["**\(title)**", ""]
       lines.append("| " + header.joined(separator: " | ") + " |")
-      lines.append("|" + header.indices.map { $0 < 2 || $0 == header.count - 1 ? "---" : "--:" }
-        .joined(separator: "|") + "|")
+      lines.append(
+        "|"
+          + header.indices.map { $0 < 2 || $0 == header.count - 1 ? "---" : "--:" }
+          .joined(separator: "|") + "|")
       for row in rows { lines.append("| " + row.joined(separator: " | ") + " |") }
       return lines.joined(separator: "\n") + "\n"
     case .terminal:
       var widths = header.map(\.count)
-      for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+      for row in rows {
+        for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
+      }
       func line(_ cells: [String]) -> String {
         cells.enumerated().map { i, cell in
           let pad = String(repeating: " ", count: widths[i] - cell.count)
@@ -62,12 +69,16 @@ public enum ReportTable {
   /// A sweep's fitted exponents and largest size within the budget.
   public static func renderSweeps(_ report: RunReport, style: Style) -> String {
     guard !report.sweeps.isEmpty else { return "" }
-    let header = ["shape/mutation", "strategy", "sizes", "p50 exponent", "p99 exponent", "largest within budget"]
+    let header = [
+      "shape/mutation", "strategy", "sizes", "p50 exponent", "p99 exponent",
+      "largest within budget",
+    ]
     let rows = report.sweeps.map { sweep in
       [
         "\(sweep.shape)/\(sweep.mutation)", sweep.strategy.rawValue,
         "\(sweep.sizes.first ?? 0)...\(sweep.sizes.last ?? 0)",
-        sweep.p50Exponent.map { NumberFormat.fixed($0, 2) } ?? "-", sweep.p99Exponent.map { NumberFormat.fixed($0, 2) } ?? "-",
+        sweep.p50Exponent.map { NumberFormat.fixed($0, 2) } ?? "-",
+        sweep.p99Exponent.map { NumberFormat.fixed($0, 2) } ?? "-",
         sweep.largestSizeWithinBudget.map(String.init) ?? "none",
       ]
     }
@@ -80,8 +91,10 @@ public enum ReportTable {
     var widths = header.map(\.count)
     for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
     let render = { (cells: [String]) in
-      cells.enumerated().map { i, cell in cell + String(repeating: " ", count: widths[i] - cell.count) }
-        .joined(separator: "  ")
+      cells.enumerated().map { i, cell in
+        cell + String(repeating: " ", count: widths[i] - cell.count)
+      }
+      .joined(separator: "  ")
     }
     return ([render(header)] + rows.map(render)).joined(separator: "\n") + "\n"
   }

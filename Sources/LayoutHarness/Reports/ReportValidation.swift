@@ -22,10 +22,14 @@ extension RunReport {
     guard hz == 60 || hz == 120 else { return "hz is \(hz), not 60 or 120" }
     if let p = finite(budgetNs, "budgetNs", positive: true) { return p }
     if let p = finite(measurementOverheadNs, "measurementOverheadNs") { return p }
-    guard !results.isEmpty || !sweeps.isEmpty else { return "results is empty: nothing was measured" }
+    guard !results.isEmpty || !sweeps.isEmpty else {
+      return "results is empty: nothing was measured"
+    }
     for (i, r) in results.enumerated() {
       let at = "results[\(i)]"
-      guard (1...Self.maximumSize).contains(r.size) else { return "\(at).size is \(r.size), not 1 to \(Self.maximumSize)" }
+      guard (1...Self.maximumSize).contains(r.size) else {
+        return "\(at).size is \(r.size), not 1 to \(Self.maximumSize)"
+      }
       guard (1...Self.maximumPerTick).contains(r.perTick) else {
         return "\(at).perTick is \(r.perTick), not 1 to \(Self.maximumPerTick)"
       }
@@ -41,17 +45,25 @@ extension RunReport {
         return "\(at).samplesNs[\(j)] is \(r.samplesNs[j]), not a non-negative finite number"
       }
       let stats = r.tickNs
-      for (name, value) in [("min", stats.min), ("p50", stats.p50), ("p90", stats.p90), ("p99", stats.p99),
-                            ("max", stats.max), ("mean", stats.mean)] {
+      for (name, value) in [
+        ("min", stats.min), ("p50", stats.p50), ("p90", stats.p90), ("p99", stats.p99),
+        ("max", stats.max), ("mean", stats.mean),
+      ] {
         if let p = finite(value, "\(at).tickNs.\(name)") { return p }
       }
-      guard r.overBudget >= 0, r.missedFrames >= 0 else { return "\(at).overBudget or missedFrames is negative" }
+      guard r.overBudget >= 0, r.missedFrames >= 0 else {
+        return "\(at).overBudget or missedFrames is negative"
+      }
       if let p = finite(r.hitchMsPerS, "\(at).hitchMsPerS") { return p }
       for name in r.counters.keys.sorted() {
         if let p = finite(r.counters[name]!, "\(at).counters.\(name)") { return p }
       }
-      if let c = r.allocations.countPerTick, let p = finite(c, "\(at).allocations.countPerTick") { return p }
-      if let b = r.allocations.bytesPerTick, let p = finite(b, "\(at).allocations.bytesPerTick") { return p }
+      if let c = r.allocations.countPerTick, let p = finite(c, "\(at).allocations.countPerTick") {
+        return p
+      }
+      if let b = r.allocations.bytesPerTick, let p = finite(b, "\(at).allocations.bytesPerTick") {
+        return p
+      }
       if let n = r.instructionsPerTick, let p = finite(n, "\(at).instructionsPerTick") { return p }
       if let n = r.referenceNs, let p = finite(n, "\(at).referenceNs", positive: true) { return p }
       if let rounds = r.rounds {
@@ -62,7 +74,11 @@ extension RunReport {
           guard (1...Self.maximumTicks).contains(round.ticks) else {
             return "\(at).rounds[\(k)].ticks is \(round.ticks), not 1 to \(Self.maximumTicks)"
           }
-          if let n = round.referenceNs, let p = finite(n, "\(at).rounds[\(k)].referenceNs", positive: true) { return p }
+          if let n = round.referenceNs,
+            let p = finite(n, "\(at).rounds[\(k)].referenceNs", positive: true)
+          {
+            return p
+          }
         }
       }
     }

@@ -93,7 +93,9 @@ public struct RunResult: Codable, Hashable, Sendable {
 
   /// The rounds this result stands on: its own when recorded, else itself as one round.
   public var roundSummaries: [RoundSummary] {
-    rounds ?? [RoundSummary(p50Ns: tickNs.p50, p99Ns: tickNs.p99, ticks: ticks, referenceNs: referenceNs)]
+    rounds ?? [
+      RoundSummary(p50Ns: tickNs.p50, p99Ns: tickNs.p99, ticks: ticks, referenceNs: referenceNs)
+    ]
   }
 
   public struct Overrun: Codable, Hashable, Sendable {
@@ -144,7 +146,6 @@ public struct SweepResult: Codable, Hashable, Sendable {
     self.largestSizeWithinBudget = largestSizeWithinBudget
   }
 }
-
 
 /// The phases of every measured tick of one run, for trace files (not part of the JSON
 /// report, which keeps only per-tick totals).

@@ -20,16 +20,20 @@ extension RunReport {
       merged.results[i].rounds = result.roundSummaries
     }
     for (round, report) in reports.enumerated().dropFirst() {
-      guard report.hz == first.hz else { throw .mismatch("round \(round + 1) ran at \(report.hz) Hz") }
+      guard report.hz == first.hz else {
+        throw .mismatch("round \(round + 1) ran at \(report.hz) Hz")
+      }
       guard report.results.count == first.results.count else {
-        throw .mismatch("round \(round + 1) has \(report.results.count) results, not \(first.results.count)")
+        throw .mismatch(
+          "round \(round + 1) has \(report.results.count) results, not \(first.results.count)")
       }
       for result in report.results {
         guard let i = indexByKey[key(result)] else {
           throw .mismatch("round \(round + 1) has a result the first lacks: \(key(result))")
         }
         guard result.counters == merged.results[i].counters else {
-          throw .mismatch("round \(round + 1) did different work on \(key(result)) (counters differ)")
+          throw .mismatch(
+            "round \(round + 1) did different work on \(key(result)) (counters differ)")
         }
         merged.results[i].samplesNs += result.samplesNs
         merged.results[i].rounds! += result.roundSummaries
@@ -43,7 +47,9 @@ extension RunReport {
       merged.results[i].overBudget = assessment.overBudget
       merged.results[i].missedFrames = assessment.missedFrames
       merged.results[i].hitchMsPerS = assessment.hitchMsPerS
-      merged.results[i].budgets = [FrameBudget(hz: 60).assess(samples), FrameBudget(hz: 120).assess(samples)]
+      merged.results[i].budgets = [
+        FrameBudget(hz: 60).assess(samples), FrameBudget(hz: 120).assess(samples),
+      ]
     }
     for i in merged.results.indices {
       let references = merged.results[i].rounds!.compactMap(\.referenceNs)

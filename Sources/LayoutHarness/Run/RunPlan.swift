@@ -86,9 +86,11 @@ public struct RunPlan: Sendable {
       verifyFrames: choices.verifyFrames)
     var entries: [Entry] = []
     // Without a shape, a mutation only some shapes support runs on those (only feed scrolls).
-    let shapes = choices.shape.map { [$0] } ?? defaultShapes.filter { shape in
-      choices.mutation.map { Scenario.supports(shape, $0) } ?? true
-    }
+    let shapes =
+      choices.shape.map { [$0] }
+      ?? defaultShapes.filter { shape in
+        choices.mutation.map { Scenario.supports(shape, $0) } ?? true
+      }
     for shape in shapes {
       var sizes = choices.size.map { [$0] } ?? defaultSizes(shape)
       if choices.quick && choices.size == nil { sizes = [sizes[0]] }

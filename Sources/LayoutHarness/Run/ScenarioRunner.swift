@@ -164,9 +164,13 @@ public struct ScenarioRunner {
   /// Runs `scenario` under every strategy of the settings.
   /// - Throws: ``RunError``; a frame mismatch stops the run (its numbers would not be a
   ///   fair comparison).
-  public func run(_ scenario: Scenario) throws(RunError) -> (results: [RunResult], timelines: [RunTimeline]) {
+  public func run(_ scenario: Scenario) throws(RunError) -> (
+    results: [RunResult], timelines: [RunTimeline]
+  ) {
     if let problem = scenario.problem { throw .invalidScenario(scenario, problem) }
-    if let problem = scenario.memoryProblem(strategies: settings.strategies, memory: settings.memoryBytes) {
+    if let problem = scenario.memoryProblem(
+      strategies: settings.strategies, memory: settings.memoryBytes)
+    {
       throw .invalidScenario(scenario, problem)
     }
     let (scene, generator) = scenario.makeScene()
@@ -204,7 +208,8 @@ public struct ScenarioRunner {
       }
       let mutations = workload.next()
       for i in lanes.indices {
-        try measureTick(&lanes[i], mutations, record: warm, tick: t, scenario: scenario, calibration)
+        try measureTick(
+          &lanes[i], mutations, record: warm, tick: t, scenario: scenario, calibration)
       }
       if let reference {
         do throws(HandlerError) { try reference.tick(mutations) } catch {
@@ -297,7 +302,8 @@ public struct ScenarioRunner {
       mutation: scenario.mutation, perTick: scenario.perTick, seed: scenario.seed,
       views: views, ticks: lane.samples.count, warmupTicks: settings.warmupTicks, tickNs: stats,
       overBudget: own.overBudget, missedFrames: own.missedFrames,
-      overrunNs: .init(p50: max(0, stats.p50 - budget.nanoseconds), p99: max(0, stats.p99 - budget.nanoseconds)),
+      overrunNs: .init(
+        p50: max(0, stats.p50 - budget.nanoseconds), p99: max(0, stats.p99 - budget.nanoseconds)),
       hitchMsPerS: own.hitchMsPerS,
       budgets: [FrameBudget(hz: 60).assess(samples), FrameBudget(hz: 120).assess(samples)],
       phasesNs: phases, counters: counters,

@@ -49,7 +49,9 @@ public struct MutationWorkload {
       }
     }
     if let widest, widest.children.count >= 8 {
-      slots = widest.children.enumerated().map { (widest.id, $0.offset, $0.element.id, widest.isList) }
+      slots = widest.children.enumerated().map {
+        (widest.id, $0.offset, $0.element.id, widest.isList)
+      }
     } else {
       slots = leaves.map { ($0.0, $0.1, $0.2, false) }
     }
@@ -65,7 +67,9 @@ public struct MutationWorkload {
     case .text:
       guard !labels.isEmpty else { return [] }
       return (0..<k).map { _ in
-        .setText(id: generator.rng.pick(labels), text: generator.text(words: generator.rng.int(in: 1...30)))
+        .setText(
+          id: generator.rng.pick(labels), text: generator.text(words: generator.rng.int(in: 1...30))
+        )
       }
     case .resize:
       let sizes = Self.windowSizes
@@ -87,7 +91,9 @@ public struct MutationWorkload {
         if slot.cell {
           node = generator.feedCell(tick)
         } else {
-          node = generator.node("churn\(tick)", .label(text: generator.text(words: generator.rng.int(in: 1...12)), style: .body))
+          node = generator.node(
+            "churn\(tick)",
+            .label(text: generator.text(words: generator.rng.int(in: 1...12)), style: .body))
         }
         result.append(.remove(id: slot.id))
         result.append(.insert(parent: slot.parent, index: slot.index, node: node))

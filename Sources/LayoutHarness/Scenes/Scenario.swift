@@ -39,8 +39,7 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
   public var perTick: Int
   public var seed: UInt64
 
-  public init(shape: Shape, size: Int, mutation: MutationKind, perTick: Int = 1, seed: UInt64 = 1)
-  {
+  public init(shape: Shape, size: Int, mutation: MutationKind, perTick: Int = 1, seed: UInt64 = 1) {
     self.shape = shape
     self.size = size
     self.mutation = mutation
@@ -78,7 +77,8 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
     let perUnit = bytes / Double(size)
     let largest = Int(0.8 * memory / perUnit)
     return "it would build about \(estimatedViews) views and need about "
-      + "\(gigabytes(bytes)) GB with \(strategies.map(\.rawValue).joined(separator: ", ")); this machine "
+      + "\(gigabytes(bytes)) GB with \(strategies.map(\.rawValue).joined(separator: ", ")); "
+      + "this machine "
       + "has \(gigabytes(memory)) GB: use a --size up to about \(largest) (or fewer strategies)"
   }
 

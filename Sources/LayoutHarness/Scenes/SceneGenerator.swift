@@ -77,10 +77,13 @@ public struct SceneGenerator {
   /// `branching`-ary vertical and horizontal stacks alternating, `depth` levels, labels as
   /// leaves.
   public mutating func balanced(branching: Int, depth: Int) -> Scene {
-    Scene(windowSize: windowSize, root: balancedLevel(depth, branching, "n", width: windowSize.width))
+    Scene(
+      windowSize: windowSize, root: balancedLevel(depth, branching, "n", width: windowSize.width))
   }
 
-  private mutating func balancedLevel(_ remaining: Int, _ branching: Int, _ path: String, width: Double)
+  private mutating func balancedLevel(
+    _ remaining: Int, _ branching: Int, _ path: String, width: Double
+  )
     -> Scene.Node
   {
     if remaining == 0 || width < 60 {
@@ -104,7 +107,8 @@ public struct SceneGenerator {
   /// bar of icons. 11 views.
   public mutating func feedCell(_ index: Int) -> Scene.Node {
     let avatar = node("cell\(index).avatar", .image(Size(width: 40, height: 40)))
-    let title = node("cell\(index).title", .label(text: text(words: rng.int(in: 2...5)), style: .title))
+    let title = node(
+      "cell\(index).title", .label(text: text(words: rng.int(in: 2...5)), style: .title))
     let subtitle = node(
       "cell\(index).subtitle", .label(text: text(words: rng.int(in: 1...3)), style: .caption))
     let names = node(
@@ -123,7 +127,9 @@ public struct SceneGenerator {
     return node(
       "cell\(index)",
       .stack(
-        .init(axis: .vertical, spacing: 8, insets: EdgeInsets(top: 12, left: 16, bottom: 12, right: 16)),
+        .init(
+          axis: .vertical, spacing: 8,
+          insets: EdgeInsets(top: 12, left: 16, bottom: 12, right: 16)),
         children: [header, body, bar]))
   }
 
@@ -141,10 +147,12 @@ public struct SceneGenerator {
     var budget = max(1, views - 1)
     var children: [Scene.Node] = []
     while budget > 0 {
-      children.append(randomNode(depth: 1, maxDepth: maxDepth, width: windowSize.width, budget: &budget))
+      children.append(
+        randomNode(depth: 1, maxDepth: maxDepth, width: windowSize.width, budget: &budget))
     }
     let root = node(
-      "root", .stack(.init(axis: .vertical, spacing: 4, insets: EdgeInsets(all: 4)), children: children))
+      "root",
+      .stack(.init(axis: .vertical, spacing: 4, insets: EdgeInsets(all: 4)), children: children))
     return Scene(windowSize: windowSize, root: root)
   }
 
@@ -175,11 +183,15 @@ public struct SceneGenerator {
     var children: [Scene.Node] = []
     for _ in 0..<max(1, count) where budget > 0 {
       // Horizontal children share the width; each is offered an equal part.
-      let share = axis == .horizontal ? (inner - spacing * Double(count - 1)) / Double(count) : inner
-      children.append(randomNode(depth: depth + 1, maxDepth: maxDepth, width: max(0, share - 48), budget: &budget))
+      let share =
+        axis == .horizontal ? (inner - spacing * Double(count - 1)) / Double(count) : inner
+      children.append(
+        randomNode(depth: depth + 1, maxDepth: maxDepth, width: max(0, share - 48), budget: &budget)
+      )
     }
     let spec = Scene.StackSpec(
-      axis: axis, spacing: spacing, alignment: rng.pick(StackView.Alignment.allCases), insets: insets)
+      axis: axis, spacing: spacing, alignment: rng.pick(StackView.Alignment.allCases),
+      insets: insets)
     return Scene.Node(id: id, name: "stack\(id)", content: .stack(spec, children: children))
   }
 }
