@@ -136,3 +136,12 @@ public func coefficientOfVariation(_ values: [Double]) -> Double {
   let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
   return mean > 0 ? variance.squareRoot() / mean : 0
 }
+
+/// The `q` quantile of an ascending sample, interpolated between closest ranks.
+public func percentile(_ sorted: [Double], _ q: Double) -> Double {
+  precondition(!sorted.isEmpty && (0...1).contains(q), "percentile out of range")
+  let rank = q * Double(sorted.count - 1)
+  let low = Int(rank.rounded(.down))
+  let high = Swift.min(low + 1, sorted.count - 1)
+  return sorted[low] + (sorted[high] - sorted[low]) * (rank - Double(low))
+}

@@ -1,3 +1,5 @@
+import BenchSupport
+
 /// Summary statistics of per-tick costs, in nanoseconds.
 public struct TickStatistics: Codable, Hashable, Sendable {
   public var min: Double
@@ -26,15 +28,6 @@ public struct TickStatistics: Codable, Hashable, Sendable {
       p99: percentile(sorted, 0.99), max: sorted[sorted.count - 1],
       mean: sorted.reduce(0, +) / Double(sorted.count))
   }
-}
-
-/// The `q` quantile of an ascending sample, interpolated between closest ranks.
-public func percentile(_ sorted: [Double], _ q: Double) -> Double {
-  precondition(!sorted.isEmpty && (0...1).contains(q), "percentile out of range")
-  let rank = q * Double(sorted.count - 1)
-  let low = Int(rank.rounded(.down))
-  let high = Swift.min(low + 1, sorted.count - 1)
-  return sorted[low] + (sorted[high] - sorted[low]) * (rank - Double(low))
 }
 
 /// A display refresh rate and the frame budget it gives each tick.
