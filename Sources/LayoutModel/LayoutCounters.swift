@@ -20,6 +20,16 @@ public struct LayoutCounters: Hashable, Sendable {
   public var constraintsChanged = 0
   /// Rounds of constraints pass + solve + layout pass inside update cycles.
   public var layoutRounds = 0
+  /// Frames given to views by layout (constraints read out, `layoutSubviews`, `setFrame`).
+  public var framesAssigned = 0
+  /// Of those, the frames that differed from the view's frame: views moved or resized.
+  public var framesChanged = 0
+  /// Of those, views whose frame had already changed earlier in the same run-loop tick:
+  /// intermediate layouts (eager `layoutIfNeeded` after every change) show up here.
+  public var framesChangedAgain = 0
+  /// Solver rows rewritten (substitutions and pivots) and values it updated.
+  public var solverRowsTouched = 0
+  public var solverValuesUpdated = 0
 
   public init() {}
 
@@ -36,6 +46,11 @@ public struct LayoutCounters: Hashable, Sendable {
     d.constraintsRemoved = lhs.constraintsRemoved - rhs.constraintsRemoved
     d.constraintsChanged = lhs.constraintsChanged - rhs.constraintsChanged
     d.layoutRounds = lhs.layoutRounds - rhs.layoutRounds
+    d.framesAssigned = lhs.framesAssigned - rhs.framesAssigned
+    d.framesChanged = lhs.framesChanged - rhs.framesChanged
+    d.framesChangedAgain = lhs.framesChangedAgain - rhs.framesChangedAgain
+    d.solverRowsTouched = lhs.solverRowsTouched - rhs.solverRowsTouched
+    d.solverValuesUpdated = lhs.solverValuesUpdated - rhs.solverValuesUpdated
     return d
   }
 
@@ -46,7 +61,9 @@ public struct LayoutCounters: Hashable, Sendable {
       ("sizeThatFits", sizeThatFits), ("draw", draw), ("solves", solves),
       ("solverPivots", solverPivots), ("constraintsAdded", constraintsAdded),
       ("constraintsRemoved", constraintsRemoved), ("constraintsChanged", constraintsChanged),
-      ("layoutRounds", layoutRounds),
+      ("layoutRounds", layoutRounds), ("framesAssigned", framesAssigned),
+      ("framesChanged", framesChanged), ("framesChangedAgain", framesChangedAgain),
+      ("solverRowsTouched", solverRowsTouched), ("solverValuesUpdated", solverValuesUpdated),
     ]
   }
 }

@@ -33,6 +33,7 @@ public final class RunLoop {
   ///   still runs), or the update cycle's ``LayoutError``.
   public func tick() throws {
     tickCount += 1
+    window.beginTick()
     let batch = events
     events.removeAll(keepingCapacity: true)
     phaseObserver?(.handlers)

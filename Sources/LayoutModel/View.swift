@@ -51,6 +51,8 @@ open class View: CustomStringConvertible {
 
   // MARK: - Cycle detection
   var visitEpoch: UInt32 = 0
+  /// The window's run-loop tick in which this view's frame last changed.
+  var frameChangeTick: UInt32 = 0
   var layoutVisits = 0
   var constraintVisits = 0
   var flaggedBy: String?
@@ -106,6 +108,9 @@ open class View: CustomStringConvertible {
 
   /// Sets the frame from a layout computation (no validation).
   @inline(__always) func assignFrame(_ rect: Rect) {
+    owner?.stored.framesAssigned += 1
+    guard rect != frame else { return }
+    owner?.noteFrameChange(of: self)
     let resized = rect.size != frame.size
     frame = rect
     if resized {

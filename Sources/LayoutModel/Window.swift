@@ -31,6 +31,9 @@ public final class Window: View {
 
   // Counters kept here; the solver's pivots are added when read.
   var stored = LayoutCounters()
+  /// Counts run-loop ticks (``RunLoop/tick()`` starts one), for
+  /// ``LayoutCounters/framesChangedAgain``.
+  var frameTick: UInt32 = 1
   var countedSizeThatFits = 0
   /// The view whose `layoutSubviews` or `updateConstraints` is running (cycle tracking).
   unowned(unsafe) var passView: View?
@@ -68,12 +71,28 @@ public final class Window: View {
     }
   }
 
+  /// Counts a view's frame change, and whether it is the view's second or later this tick.
+  @inline(__always) func noteFrameChange(of view: View) {
+    stored.framesChanged += 1
+    if view.frameChangeTick == frameTick {
+      stored.framesChangedAgain += 1
+    } else {
+      view.frameChangeTick = frameTick
+    }
+  }
+
+  /// Starts a new run-loop tick for the frame counters.
+  func beginTick() { frameTick &+= 1 }
+
   /// Work done by this window's passes and solver since it was created.
   public var counters: LayoutCounters {
     var c = stored
     c.sizeThatFits = countedSizeThatFits
     if let engine {
-      c.solverPivots = engine.solver.counters.pivots
+      let solver = engine.solver.counters
+      c.solverPivots = solver.pivots
+      c.solverRowsTouched = solver.rowsTouched
+      c.solverValuesUpdated = solver.valuesUpdated
       c.constraintsAdded = engine.added
       c.constraintsRemoved = engine.removed
       c.constraintsChanged = engine.changed

@@ -12,13 +12,14 @@ struct RunCommandTests {
     let run = try #require(command as? Run)
     let plan = run.plan
     let scenarios = plan.scenarios
-    // deep, wide, feed at two sizes, with text and resize: twelve scenarios, all strategies.
-    #expect(scenarios.count == 12)
+    // deep, wide, feed at two sizes, with text and resize, then two batches of changes:
+    // fourteen scenarios, all strategies.
+    #expect(scenarios.count == 14)
     #expect(Set(scenarios.map(\.shape)) == [.deep, .wide, .feed])
-    #expect(Set(scenarios.map(\.mutation)) == [.text, .resize])
+    #expect(Set(scenarios.map(\.mutation)) == [.text, .resize, .configure])
     #expect(plan.entries.allSatisfy { $0.settings.strategies.count == 3 })
     let quick = try #require(try LayoutBench.parseAsRoot(["run", "--quick"]) as? Run).plan
-    #expect(quick.scenarios.count == 6 && quick.scenarios.allSatisfy { $0.size == 100 })
+    #expect(quick.scenarios.count == 8 && quick.scenarios.allSatisfy { $0.size == 100 })
   }
 
   @Test func flagsNameOneScenario() throws {

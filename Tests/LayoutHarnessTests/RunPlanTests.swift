@@ -15,6 +15,8 @@ struct RunPlanTests {
         }
       }
     }
+    // Then the batches where coalescing pays, at the largest default size.
+    expected += ["feed300/configurex4", "wide1000/configurex1"]
     #expect(plan.scenarios.map(\.description) == expected)
     for entry in plan.entries {
       #expect(entry.settings.strategies == StrategyKind.allCases)
@@ -29,7 +31,10 @@ struct RunPlanTests {
     choices.quick = true
     choices.warmup = 10
     let plan = RunPlan.matrix(choices)
-    #expect(plan.scenarios.count == RunPlan.defaultShapes.count * RunPlan.defaultMutations.count)
+    #expect(
+      plan.scenarios.count
+        == RunPlan.defaultShapes.count * RunPlan.defaultMutations.count
+        + RunPlan.defaultBatches.count)
     for entry in plan.entries {
       #expect(entry.scenario.size == RunPlan.defaultSizes(entry.scenario.shape)[0])
       #expect(entry.settings.ticks == RunPlan.quickTicks && entry.settings.warmupTicks == 3)
@@ -61,7 +66,8 @@ struct RunPlanTests {
       uniqueKeysWithValues: plan.entries.map {
         ($0.scenario.description, $0.settings.ticks)
       })
-    #expect(ticks == ["wide100/textx1": 60, "wide100/resizex1": 500])
+    #expect(
+      ticks == ["wide100/textx1": 60, "wide100/resizex1": 500, "wide100/configurex1": 60])
   }
 
   @Test func scrollWithoutAShapeRunsOnlyWhereItCan() {

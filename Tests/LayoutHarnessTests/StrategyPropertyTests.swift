@@ -141,4 +141,35 @@ import Testing
       try FrameCheck.compare([coalesced, eager, bottomUp])
     }
   }
+
+  /// Frames moved per tick: coalesced and bottom-up move the same views once each; eager
+  /// moves the cells below each changed body once per change, so it moves more views (some
+  /// only to intermediate places they leave again) and sets frames again within the tick.
+  /// (The solver's values are updated lazily, row by row, so its counters need not differ.)
+  @Test(arguments: [1, 4])
+  func eagerMovesFramesAgainWithinATick(k: Int) throws {
+    var generator = SceneGenerator(seed: 11)
+    let scene = generator.feed(cells: 20)
+    let strategies = try StrategyKind.allCases.map { try LayoutStrategy($0, scene: scene) }
+    for s in strategies { try s.tick([]) }
+    for round in 0..<3 {
+      let batch = textChanges(scene, count: k, round: round)
+      let before = strategies.map(\.window.counters)
+      for s in strategies { try s.tick(batch) }
+      let d = zip(strategies, before).map { $0.window.counters - $1 }
+      let (c, e, b) = (d[0], d[1], d[2])
+      #expect(c.framesChanged > 0 && c.framesChangedAgain == 0)
+      #expect(b.framesChanged > 0 && b.framesChangedAgain == 0)
+      #expect(b.framesChanged == c.framesChanged)
+      if k == 1 {
+        #expect(e.framesChanged == c.framesChanged && e.framesChangedAgain == 0)
+      } else {
+        #expect(e.framesChanged - e.framesChangedAgain >= c.framesChanged)
+        #expect(e.framesChangedAgain > 0)
+        #expect(e.layoutSubviews > c.layoutSubviews)
+      }
+      #expect(c.framesAssigned >= c.framesChanged && c.solverValuesUpdated > 0)
+      #expect(b.solverRowsTouched == 0 && b.solverValuesUpdated == 0)
+    }
+  }
 }

@@ -94,6 +94,15 @@ struct HTMLReportPage {
     html += "<p class=\"note\">\(HTMLText.escape(BudgetVerdict.legend)) "
     html += "Hitch verdict: Apple&#8217;s hitch-ratio bands (under 5 ms/s good, up to 10 warning, "
     html += "above that critical).</p>\n"
+    let findings = Finding.all(in: report)
+    if !findings.isEmpty {
+      html += "<h3>Findings</h3>\n<ul class=\"findings\">\n"
+      for finding in findings {
+        html += "<li><code>\(HTMLText.escape(finding.scenario))</code>: "
+        html += "\(HTMLText.escape(finding.text))</li>\n"
+      }
+      html += "</ul>\n"
+    }
   }
 
   private mutating func writeSummaryRow(_ result: RunResult, index: Int) {

@@ -8,7 +8,7 @@ public enum ReportTable {
     let budget = report.budgetNs
     let header = [
       "scenario", "strategy", "p50 ms", "p99 ms", "max ms", "p99/budget", "over", "hitch ms/s",
-      "solves", "layouts", "allocs", "verdict",
+      "solves", "layouts", "moved", "again", "allocs", "verdict",
     ]
     var rows: [[String]] = []
     for result in report.results {
@@ -20,6 +20,8 @@ public enum ReportTable {
         "\(result.overBudget)/\(result.ticks)", NumberFormat.fixed(result.hitchMsPerS, 1),
         NumberFormat.fixed(result.counters["solves"] ?? 0, 1),
         NumberFormat.fixed(result.counters["layoutSubviews"] ?? 0, 0),
+        NumberFormat.fixed(result.counters["framesChanged"] ?? 0, 0),
+        NumberFormat.fixed(result.counters["framesChangedAgain"] ?? 0, 0),
         result.allocations.countPerTick.map { NumberFormat.fixed($0, 0) } ?? "-",
         verdict.label,
       ])
@@ -37,6 +39,11 @@ public enum ReportTable {
           + header.indices.map { $0 < 2 || $0 == header.count - 1 ? "---" : "--:" }
           .joined(separator: "|") + "|")
       for row in rows { lines.append("| " + row.joined(separator: " | ") + " |") }
+      let findings = Finding.all(in: report)
+      if !findings.isEmpty {
+        lines.append("")
+        for finding in findings { lines.append("- `\(finding.scenario)`: \(finding.text)") }
+      }
       return lines.joined(separator: "\n") + "\n"
     case .terminal:
       var widths = header.map(\.count)
@@ -52,15 +59,22 @@ public enum ReportTable {
       var lines = [title, "", line(header)]
       lines.append(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
       var lastScenario = ""
+      let findings = Dictionary(
+        Finding.all(in: report).map { ($0.scenario, $0.text) }, uniquingKeysWith: { a, _ in a })
       for (row, result) in zip(rows, report.results) {
-        if !lastScenario.isEmpty && result.scenarioKey != lastScenario { lines.append("") }
+        if !lastScenario.isEmpty && result.scenarioKey != lastScenario {
+          if let finding = findings[lastScenario] { lines.append("  -> " + finding) }
+          lines.append("")
+        }
         lastScenario = result.scenarioKey
         lines.append(line(row))
       }
+      if let finding = findings[lastScenario] { lines.append("  -> " + finding) }
       lines.append("")
       lines.append("verdict: " + BudgetVerdict.legend)
       lines.append(
-        "solves, layouts, allocs: per tick (solver read-outs, layoutSubviews calls, "
+        "solves, layouts, moved, again, allocs: per tick (solver read-outs, layoutSubviews "
+          + "calls, views moved or resized, of those already moved earlier in the tick, "
           + "allocation requests).")
       return lines.joined(separator: "\n") + "\n"
     }

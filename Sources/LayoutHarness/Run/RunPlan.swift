@@ -39,6 +39,14 @@ public struct RunPlan: Sendable {
     }
   }
 
+  /// Several changes per tick, where coalescing pays: a table view configuring 4 cells
+  /// (24 changes) and a batch of 6 rows. Added to the default matrix (at the shape's
+  /// largest default size; the smallest with `--quick`) unless a mutation or a per-tick
+  /// count is given.
+  public static let defaultBatches: [(shape: Shape, mutation: MutationKind, perTick: Int)] = [
+    (.feed, .configure, 4), (.wide, .configure, 1),
+  ]
+
   /// A timed run stops a slow scenario after this much measuring (keeping
   /// ``minimumTimedTicks``), so that the default matrix stays well under a minute.
   public static let timeLimitNs: UInt64 = 1_500_000_000
@@ -84,6 +92,15 @@ public struct RunPlan: Sendable {
       warmupTicks: choices.quick ? min(choices.warmup, 3) : choices.warmup, hz: choices.hz,
       timeLimitNs: fixed ? nil : timeLimitNs, minimumTicks: fixed ? ticks : minimumTimedTicks,
       verifyFrames: choices.verifyFrames)
+    // A pilot's choice of ticks overrides the plan's for its scenario.
+    func settingsFor(_ scenario: Scenario) -> RunSettings {
+      guard let count = choices.ticksByScenario[scenario.description] else { return settings }
+      var own = settings
+      own.ticks = count
+      own.minimumTicks = count
+      own.timeLimitNs = nil
+      return own
+    }
     var entries: [Entry] = []
     // Without a shape, a mutation only some shapes support runs on those (only feed scrolls).
     let shapes =
@@ -99,14 +116,17 @@ public struct RunPlan: Sendable {
           let scenario = Scenario(
             shape: shape, size: size, mutation: mutation, perTick: choices.perTick,
             seed: choices.seed)
-          var own = settings
-          if let count = choices.ticksByScenario[scenario.description] {
-            own.ticks = count
-            own.minimumTicks = count
-            own.timeLimitNs = nil
-          }
-          entries.append(Entry(scenario: scenario, settings: own))
+          entries.append(Entry(scenario: scenario, settings: settingsFor(scenario)))
         }
+      }
+    }
+    if choices.mutation == nil && choices.perTick == 1 {
+      for batch in defaultBatches where shapes.contains(batch.shape) {
+        let sizes = choices.size.map { [$0] } ?? defaultSizes(batch.shape)
+        let scenario = Scenario(
+          shape: batch.shape, size: choices.quick ? sizes.first! : sizes.last!,
+          mutation: batch.mutation, perTick: batch.perTick, seed: choices.seed)
+        entries.append(Entry(scenario: scenario, settings: settingsFor(scenario)))
       }
     }
     return RunPlan(entries: entries, hz: choices.hz)

@@ -10,6 +10,8 @@ public struct MutationWorkload {
   /// The container whose top inset `animate` moves.
   private let animated: (id: Int, insets: EdgeInsets)?
   private let list: Int?
+  /// The parts of each feed cell `configure` changes (empty for scenes without cells).
+  private let cells: [CellParts]
   /// Slots `churn` replaces: a parent, a position, and the id there now.
   private var slots: [(parent: Int, index: Int, id: Int, cell: Bool)] = []
 
@@ -25,6 +27,7 @@ public struct MutationWorkload {
     let index = SceneIndex(scene)
     labels = index.labels
     list = index.lists.first
+    cells = CellParts.find(in: scene)
     var firstStack: (Int, EdgeInsets)?
     scene.forEachNode { node in
       guard firstStack == nil, case .stack(let spec, _) = node.content else { return }
@@ -103,6 +106,65 @@ public struct MutationWorkload {
     case .scroll:
       guard let list else { return [] }
       return [.scroll(id: list, offset: Double(tick * 40 % 20_000))]
+    case .configure:
+      return (0..<k).flatMap { _ in configureNext() }
+    }
+  }
+
+  /// One cell's (or group's) configuration: six changes that one handler would make.
+  private mutating func configureNext() -> [SceneMutation] {
+    if !cells.isEmpty {
+      let cell = generator.rng.pick(cells)
+      // Alternate sizes, so every configuration changes what it touches.
+      let large = tick % 2 == 0
+      return [
+        .setText(id: cell.title, text: generator.text(words: generator.rng.int(in: 2...5))),
+        .setText(id: cell.subtitle, text: generator.text(words: generator.rng.int(in: 1...3))),
+        .setText(id: cell.body, text: generator.text(words: generator.rng.int(in: 4...40))),
+        .setImageSize(
+          id: cell.avatar, size: large ? Size(width: 48, height: 48) : Size(width: 40, height: 40)),
+        .setImageSize(
+          id: cell.action, size: large ? Size(width: 28, height: 28) : Size(width: 24, height: 24)),
+        .setSpacing(id: cell.header, spacing: large ? 12 : 8),
+      ]
+    }
+    guard !labels.isEmpty else { return [] }
+    let first = generator.rng.int(in: 0..<labels.count)
+    return (0..<min(6, labels.count)).map { offset in
+      .setText(
+        id: labels[(first + offset) % labels.count],
+        text: generator.text(words: generator.rng.int(in: 1...30)))
+    }
+  }
+}
+
+/// The views of a feed cell that configuring it changes, found by the names the feed
+/// generator gives them (`cellN.title`, ...).
+struct CellParts {
+  var title: Int
+  var subtitle: Int
+  var body: Int
+  var avatar: Int
+  var action: Int
+  var header: Int
+
+  static func find(in scene: Scene) -> [CellParts] {
+    var parts: [String: [String: Int]] = [:]
+    var order: [String] = []
+    scene.forEachNode { node in
+      guard let dot = node.name.firstIndex(of: "."), node.name.hasPrefix("cell") else { return }
+      let cell = String(node.name[..<dot])
+      if parts[cell] == nil { order.append(cell) }
+      parts[cell, default: [:]][String(node.name[node.name.index(after: dot)...])] = node.id
+    }
+    return order.compactMap { cell in
+      let p = parts[cell]!
+      guard let title = p["title"], let subtitle = p["subtitle"], let body = p["body"],
+        let avatar = p["avatar"], let action = p["action0"], let header = p["header"]
+      else { return nil }
+      return CellParts(
+        title: title, subtitle: subtitle, body: body, avatar: avatar, action: action,
+        header: header)
     }
   }
 }

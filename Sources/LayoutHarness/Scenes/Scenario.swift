@@ -29,6 +29,10 @@ public enum MutationKind: String, Sendable, ReportName {
   case scroll
   /// Nothing changes: the cost of an empty tick.
   case idle
+  /// K cells (or groups of rows) are configured as a table view configures a cell for new
+  /// content: in a feed, a cell's title, subtitle and body texts, its avatar and action
+  /// icon sizes and its header spacing (six changes); elsewhere six neighbouring labels.
+  case configure
 }
 
 /// One scene and one mutation workload, seeded.

@@ -1,0 +1,76 @@
+import BenchSupport
+
+/// One line per scenario that says where each strategy wins and why, derived from the
+/// measurements: eager against coalesced (solves, layout rounds, frames set again, time),
+/// bottom-up against coalesced (no solver; time). Shown under the table in the terminal,
+/// Markdown and HTML.
+public struct Finding: Sendable, Equatable {
+  public var scenario: String
+  public var text: String
+
+  /// Time ratios within this much of 1 read as "about the same": a single run's medians of
+  /// identical work differ by this much on a shared machine.
+  public static let sameTime = 0.15
+
+  /// The findings of `report`, one per scenario that has coalesced and another strategy.
+  public static func all(in report: RunReport) -> [Finding] {
+    var order: [String] = []
+    var groups: [String: [RunResult]] = [:]
+    for result in report.results {
+      if groups[result.scenarioKey] == nil { order.append(result.scenarioKey) }
+      groups[result.scenarioKey, default: []].append(result)
+    }
+    return order.compactMap { key in
+      let results = groups[key]!
+      func find(_ kind: StrategyKind) -> RunResult? { results.first { $0.strategy == kind } }
+      guard let coalesced = find(.coalesced) else { return nil }
+      var parts: [String] = []
+      if let eager = find(.eager) { parts.append(eagerPart(eager, coalesced)) }
+      if let bottomUp = find(.bottomUp) { parts.append(bottomUpPart(bottomUp, coalesced)) }
+      guard !parts.isEmpty else { return nil }
+      return Finding(scenario: key, text: parts.joined(separator: "; "))
+    }
+  }
+
+  static func counter(_ result: RunResult, _ name: String) -> Double {
+    result.counters[name] ?? 0
+  }
+
+  static func ratioText(_ ratio: Double) -> String {
+    NumberFormat.fixed(ratio, ratio >= 10 ? 0 : 1) + "x"
+  }
+
+  static func eagerPart(_ eager: RunResult, _ coalesced: RunResult) -> String {
+    let ratio = eager.tickNs.p50 / coalesced.tickNs.p50
+    let solves = (counter(eager, "solves"), counter(coalesced, "solves"))
+    let rounds = (counter(eager, "layoutRounds"), counter(coalesced, "layoutRounds"))
+    let again = counter(eager, "framesChangedAgain")
+    var why =
+      "\(NumberFormat.fixed(solves.0, 1)) solves and "
+      + "\(NumberFormat.fixed(rounds.0, 1)) layout passes per tick against coalesced's "
+      + "\(NumberFormat.fixed(solves.1, 1)) and \(NumberFormat.fixed(rounds.1, 1))"
+    if again >= 0.05 {
+      why += ", \(NumberFormat.fixed(again, again >= 10 ? 0 : 1)) frames set again"
+    }
+    if rounds.0 <= rounds.1 + 0.05 && solves.0 <= solves.1 + 0.05 {
+      // One change per tick: both lay out once, so eager can only differ by noise.
+      return "eager: the same work as coalesced (one layout pass per tick)"
+        + (abs(ratio - 1) <= sameTime ? "" : ", \(ratioText(ratio)) its time (noise)")
+    }
+    if abs(ratio - 1) <= sameTime { return "eager: \(why), about the same time" }
+    return "eager: \(why): \(ratioText(ratio)) the time of coalesced"
+  }
+
+  static func bottomUpPart(_ bottomUp: RunResult, _ coalesced: RunResult) -> String {
+    let ratio = bottomUp.tickNs.p50 / coalesced.tickNs.p50
+    let fits = NumberFormat.fixed(counter(bottomUp, "sizeThatFits"), 0)
+    if abs(ratio - 1) <= sameTime {
+      return "bottom-up: no solver (\(fits) sizeThatFits per tick), about the same time"
+    }
+    if ratio < 1 {
+      return "bottom-up: no solver (\(fits) sizeThatFits per tick), "
+        + "\(ratioText(1 / ratio)) faster than coalesced"
+    }
+    return "bottom-up: \(fits) sizeThatFits per tick, \(ratioText(ratio)) slower than coalesced"
+  }
+}

@@ -1,0 +1,86 @@
+import Testing
+
+@testable import LayoutHarness
+
+/// The one-line findings under the table, and the batch scenarios that give them something
+/// to say.
+struct FindingTests {
+  func result(
+    _ strategy: StrategyKind, p50: Double, counters: [String: Double], key size: Int = 300
+  ) -> RunResult {
+    var stats = TickStatistics(samples: [p50])
+    stats.p50 = p50
+    return RunResult(
+      strategy: strategy, shape: .feed, size: size, mutation: .configure, perTick: 4, seed: 1,
+      views: 3301, ticks: 1, warmupTicks: 0, tickNs: stats, overBudget: 0, missedFrames: 0,
+      overrunNs: .init(p50: 0, p99: 0), hitchMsPerS: 0, budgets: [], phasesNs: [:],
+      counters: counters, allocations: .init(countPerTick: nil, bytesPerTick: nil),
+      samplesNs: [p50])
+  }
+
+  func report(_ results: [RunResult]) -> RunReport {
+    RunReport(hz: 60, measurementOverheadNs: 0, environment: [:], results: results)
+  }
+
+  @Test func eagerSolvingPerChangeIsExplainedByItsCounters() throws {
+    let findings = Finding.all(
+      in: report([
+        result(.coalesced, p50: 200_000, counters: ["solves": 1, "layoutRounds": 1]),
+        result(
+          .eager, p50: 420_000,
+          counters: ["solves": 9.3, "layoutRounds": 9.3, "framesChangedAgain": 826]),
+        result(.bottomUp, p50: 50_000, counters: ["sizeThatFits": 30]),
+      ]))
+    let finding = try #require(findings.first)
+    #expect(findings.count == 1 && finding.scenario == "feed300/configurex4")
+    #expect(
+      finding.text
+        == "eager: 9.3 solves and 9.3 layout passes per tick against coalesced's 1.0 and 1.0, "
+        + "826 frames set again: 2.1x the time of coalesced; "
+        + "bottom-up: no solver (30 sizeThatFits per tick), 4.0x faster than coalesced")
+  }
+
+  @Test func oneChangePerTickIsTheSameWorkWhateverTheClockSays() throws {
+    let same = ["solves": 1.0, "layoutRounds": 1.0]
+    let noisy = Finding.all(
+      in: report([
+        result(.coalesced, p50: 100_000, counters: same),
+        result(.eager, p50: 150_000, counters: same),
+      ]))
+    #expect(
+      noisy.first?.text
+        == "eager: the same work as coalesced (one layout pass per tick), 1.5x its time (noise)")
+    let quiet = Finding.all(
+      in: report([
+        result(.coalesced, p50: 100_000, counters: same),
+        result(.eager, p50: 105_000, counters: same),
+        result(.bottomUp, p50: 300_000, counters: ["sizeThatFits": 64]),
+      ]))
+    #expect(
+      quiet.first?.text
+        == "eager: the same work as coalesced (one layout pass per tick); "
+        + "bottom-up: 64 sizeThatFits per tick, 3.0x slower than coalesced")
+  }
+
+  @Test func withoutCoalescedThereIsNothingToCompareWith() {
+    let findings = Finding.all(
+      in: report([result(.eager, p50: 1, counters: [:]), result(.bottomUp, p50: 1, counters: [:])]))
+    #expect(findings.isEmpty)
+  }
+
+  /// A configuration is six changes to one cell, and the strategies agree on every tick.
+  @Test func configuringCellsKeepsTheStrategiesInAgreement() throws {
+    let scenario = Scenario(shape: .feed, size: 12, mutation: .configure, perTick: 2, seed: 4)
+    let (scene, generator) = scenario.makeScene()
+    var workload = MutationWorkload(scenario: scenario, scene: scene, generator: generator)
+    let batch = workload.next()
+    #expect(batch.count == 12)
+    let settings = RunSettings(ticks: 20, warmupTicks: 2, timeLimitNs: nil, minimumTicks: 20)
+    let results = try ScenarioRunner(settings: settings).run(scenario).results
+    #expect(results.count == 3)
+    let coalesced = try #require(results.first { $0.strategy == .coalesced })
+    let eager = try #require(results.first { $0.strategy == .eager })
+    #expect((eager.counters["solves"] ?? 0) > (coalesced.counters["solves"] ?? 0))
+    #expect((eager.counters["framesChangedAgain"] ?? 0) > 0)
+  }
+}
