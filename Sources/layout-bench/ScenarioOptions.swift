@@ -46,7 +46,7 @@ struct ScenarioOptions: ParsableArguments {
   @Option(help: "Strategy: coalesced, eager, bottom-up or all.")
   var strategy: StrategyChoice = .all
 
-  @Option(help: "Display refresh rate for the frame budget: 60 or 120.")
+  @Option(help: "Display refresh rate for the frame budget, 30 to 240 (e.g. 60, 90, 120, 144).")
   var hz: Int = 60
 
   @Option(help: "Seed of the scene and mutation generators.")
@@ -122,7 +122,9 @@ struct ScenarioOptions: ParsableArguments {
       throw ValidationError(
         "Please specify --per-tick up to \(RunReport.maximumPerTick) (got \(perTick)).")
     }
-    if hz != 60 && hz != 120 { throw ValidationError("Please specify --hz 60 or 120 (got \(hz)).") }
+    if !FrameBudget.supportedHz.contains(hz) {
+      throw ValidationError("Please specify --hz from 30 to 240 (got \(hz)).")
+    }
     if let scenarioTicks, RoundLength.decode(scenarioTicks) == nil {
       throw ValidationError("--scenario-ticks must be SCENARIO=TICKS,... (got '\(scenarioTicks)').")
     }

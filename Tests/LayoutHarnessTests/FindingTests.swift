@@ -83,4 +83,45 @@ struct FindingTests {
     #expect((eager.counters["solves"] ?? 0) > (coalesced.counters["solves"] ?? 0))
     #expect((eager.counters["framesChangedAgain"] ?? 0) > 0)
   }
+
+  @Test func aSubMillisecondTailManyTimesTheMedianIsFlaggedAsPreemption() throws {
+    var stats = TickStatistics(samples: [25_000, 25_000, 4_000_000])
+    stats.p50 = 25_000
+    stats.max = 4_000_000
+    var result = result(.coalesced, p50: 25_000, counters: [:])
+    result.tickNs = stats
+    result.preemptions = 3
+    let warning = try #require(TailWarning(result))
+    #expect(warning.text.hasPrefix("max 4.00 ms is 160x the median, with 3 involuntary context"))
+    result.preemptions = nil
+    #expect(TailWarning(result)?.text.contains("context") == false)
+    // A slow scenario's long tail is layout's own.
+    var slow = stats
+    slow.p50 = 2_000_000
+    slow.max = 100_000_000
+    result.tickNs = slow
+    #expect(TailWarning(result) == nil)
+    // Under 20x the median: no warning.
+    stats.max = 19 * 25_000
+    result.tickNs = stats
+    #expect(TailWarning(result) == nil)
+  }
+
+  @Test func anyRateFrom30To240IsABudgetAndTheCommonPanelsAreAssessed() throws {
+    let samples = [5_000_000.0, 7_500_000, 12_000_000]
+    let at144 = FrameBudget.assessments(samples, hz: 144)
+    #expect(at144.map(\.hz) == [60, 90, 120, 144])
+    let at75 = FrameBudget.assessments(samples, hz: 75)
+    #expect(at75.map(\.hz) == [60, 75, 90, 120, 144])
+    // 144 Hz: a 6.94 ms budget; two of the three ticks miss it.
+    #expect(at144.last?.overBudget == 2)
+    #expect(FrameBudget.supportedHz.contains(30) && FrameBudget.supportedHz.contains(240))
+    let settings = RunSettings(
+      strategies: [.coalesced], ticks: 3, warmupTicks: 0, hz: 144, timeLimitNs: nil,
+      minimumTicks: 3, verifyFrames: false)
+    let run = try ScenarioRunner(settings: settings).run(
+      Scenario(shape: .wide, size: 5, mutation: .text))
+    #expect(run.results[0].budgets.map(\.hz) == [60, 90, 120, 144])
+    #expect(run.results[0].preemptions != nil)
+  }
 }

@@ -103,6 +103,10 @@ struct HTMLReportPage {
       }
       html += "</ul>\n"
     }
+    for warning in TailWarning.all(in: report) {
+      html += "<p class=\"note warning\">warning: <code>\(HTMLText.escape(warning.key))</code>: "
+      html += "\(HTMLText.escape(warning.text)).</p>\n"
+    }
   }
 
   private mutating func writeSummaryRow(_ result: RunResult, index: Int) {

@@ -44,6 +44,11 @@ public enum ReportTable {
         lines.append("")
         for finding in findings { lines.append("- `\(finding.scenario)`: \(finding.text)") }
       }
+      let warnings = TailWarning.all(in: report)
+      if !warnings.isEmpty {
+        lines.append("")
+        for warning in warnings { lines.append("> warning: `\(warning.key)`: \(warning.text).") }
+      }
       return lines.joined(separator: "\n") + "\n"
     case .terminal:
       var widths = header.map(\.count)
@@ -71,6 +76,9 @@ public enum ReportTable {
       }
       if let finding = findings[lastScenario] { lines.append("  -> " + finding) }
       lines.append("")
+      for warning in TailWarning.all(in: report) {
+        lines.append("warning: \(warning.key): \(warning.text).")
+      }
       lines.append("verdict: " + BudgetVerdict.legend)
       lines.append(
         "solves, layouts, moved, again, allocs: per tick (solver read-outs, layoutSubviews "

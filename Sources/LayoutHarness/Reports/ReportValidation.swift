@@ -19,7 +19,10 @@ extension RunReport {
       }
       return nil
     }
-    guard hz == 60 || hz == 120 else { return "hz is \(hz), not 60 or 120" }
+    guard FrameBudget.supportedHz.contains(hz) else {
+      return "hz is \(hz), not \(FrameBudget.supportedHz.lowerBound) to "
+        + "\(FrameBudget.supportedHz.upperBound)"
+    }
     if let p = finite(budgetNs, "budgetNs", positive: true) { return p }
     if let p = finite(measurementOverheadNs, "measurementOverheadNs") { return p }
     guard !results.isEmpty || !sweeps.isEmpty else {

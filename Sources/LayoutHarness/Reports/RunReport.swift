@@ -55,7 +55,7 @@ public struct RunResult: Codable, Hashable, Sendable {
   public var overrunNs: Overrun
   /// Hitch time ratio at the run's refresh rate, ms per s.
   public var hitchMsPerS: Double
-  /// The same at 60 Hz and 120 Hz.
+  /// The same at the common refresh rates (``FrameBudget/namedHz``) and the run's own.
   public var budgets: [BudgetAssessment]
   /// Median time per tick in each phase: handlers, constraints, layout, display.
   public var phasesNs: [String: Double]
@@ -74,6 +74,9 @@ public struct RunResult: Codable, Hashable, Sendable {
   /// The median time of the machine-speed reference slice (``SpeedReference``) timed once
   /// per tick beside this scenario's ticks; nil in reports from before it existed.
   public var referenceNs: Double? = nil
+  /// Involuntary context switches of the measuring thread during the scenario's ticks (all
+  /// strategies together): the scheduler taking the core away. nil where not counted.
+  public var preemptions: Int? = nil
 
   /// One round's tick statistics.
   public struct RoundSummary: Codable, Hashable, Sendable {

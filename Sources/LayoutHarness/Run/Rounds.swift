@@ -37,6 +37,9 @@ extension RunReport {
         }
         merged.results[i].samplesNs += result.samplesNs
         merged.results[i].rounds! += result.roundSummaries
+        if let more = result.preemptions {
+          merged.results[i].preemptions = (merged.results[i].preemptions ?? 0) + more
+        }
       }
     }
     let budget = FrameBudget(hz: first.hz)
@@ -47,9 +50,7 @@ extension RunReport {
       merged.results[i].overBudget = assessment.overBudget
       merged.results[i].missedFrames = assessment.missedFrames
       merged.results[i].hitchMsPerS = assessment.hitchMsPerS
-      merged.results[i].budgets = [
-        FrameBudget(hz: 60).assess(samples), FrameBudget(hz: 120).assess(samples),
-      ]
+      merged.results[i].budgets = FrameBudget.assessments(samples, hz: budget.hz)
     }
     for i in merged.results.indices {
       let references = merged.results[i].rounds!.compactMap(\.referenceNs)

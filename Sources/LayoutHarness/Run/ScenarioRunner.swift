@@ -196,6 +196,7 @@ public struct ScenarioRunner {
     var referenceSamples: [Double] = []
     referenceSamples.reserveCapacity(settings.ticks)
     let calibration = probeSelfCost()
+    let switchesBefore = involuntaryContextSwitches()
     var schedule = TickSchedule(settings, startedAt: monotonicNanos())
     let total = settings.warmupTicks + settings.ticks
     var t = 0
@@ -230,11 +231,13 @@ public struct ScenarioRunner {
     let measured = schedule.measured
     var results: [RunResult] = []
     var timelines: [RunTimeline] = []
+    let switches = involuntaryContextSwitches().map { $0 - (switchesBefore ?? $0) }
     let referenceNs = referenceSamples.isEmpty ? nil : median(referenceSamples)
     if speed.checksum.isNaN { referenceSamples.removeAll() }  // keeps the reference's work alive
     for lane in lanes {
       var result = summarize(lane, scenario: scenario, views: scene.viewCount, measured: measured)
       result.referenceNs = referenceNs
+      result.preemptions = switches
       results.append(result)
       timelines.append(RunTimeline(key: result.key, ticks: lane.timeline))
     }
@@ -305,7 +308,7 @@ public struct ScenarioRunner {
       overrunNs: .init(
         p50: max(0, stats.p50 - budget.nanoseconds), p99: max(0, stats.p99 - budget.nanoseconds)),
       hitchMsPerS: own.hitchMsPerS,
-      budgets: [FrameBudget(hz: 60).assess(samples), FrameBudget(hz: 120).assess(samples)],
+      budgets: FrameBudget.assessments(samples, hz: settings.hz),
       phasesNs: phases, counters: counters,
       allocations: .init(
         countPerTick: probe == nil ? nil : Double(lane.allocationCount) / perTick,
@@ -332,4 +335,16 @@ public struct ScenarioRunner {
     }
     return best
   }
+}
+
+/// The calling thread's involuntary context switches so far (Linux), nil elsewhere.
+func involuntaryContextSwitches() -> Int? {
+  #if os(Linux)
+    var usage = rusage()
+    // RUSAGE_THREAD (1) is a GNU extension the Glibc module does not export by name.
+    guard getrusage(__rusage_who_t(1), &usage) == 0 else { return nil }
+    return Int(usage.ru_nivcsw)
+  #else
+    return nil
+  #endif
 }

@@ -38,6 +38,17 @@ public struct FrameBudget: Codable, Hashable, Sendable {
 
   public var nanoseconds: Double { 1e9 / Double(hz) }
 
+  /// The refresh rates a run may be judged at: from 30 Hz (a throttled or low-power display)
+  /// to 240 Hz (the fastest gaming panels).
+  public static let supportedHz = 30...240
+  /// Rates every result is also assessed at, beside its run's own: the common panels.
+  public static let namedHz = [60, 90, 120, 144]
+
+  /// Assessments of `samples` at the named rates and at `hz`, in ascending rate.
+  public static func assessments(_ samples: [Double], hz: Int) -> [BudgetAssessment] {
+    Set(namedHz + [hz]).sorted().map { FrameBudget(hz: $0).assess(samples) }
+  }
+
   /// How a run of ticks fares against this budget.
   public func assess(_ samples: [Double]) -> BudgetAssessment {
     let budget = nanoseconds
