@@ -262,7 +262,10 @@ struct Compare: ParsableCommand {
       newReport = live
     }
     var settings = try judge.settings(interleaved: false)
-    if let runSpread { settings.defaultRunSpread = ["p50": runSpread, "p99": runSpread] }
+    if let runSpread {
+      settings.defaultRunSpread = Dictionary(
+        uniqueKeysWithValues: Comparison.timeMetrics.map { ($0, runSpread) })
+    }
     if let calibration {
       do { settings.calibration = try CalibrationFile.load(calibration) } catch {
         throw CommandFailure(error.description)

@@ -46,15 +46,15 @@ struct JudgeOptions: ParsableArguments {
   }
 
   func thresholds() throws -> [String: Double] {
-    var result = ["p50": threshold, "p99": threshold]
+    var result = ["p50": threshold, "p99": threshold, "cold": threshold]
     for item in metricThreshold {
       let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-      guard parts.count == 2, ["p50", "p99", "instructions"].contains(parts[0]),
+      guard parts.count == 2, (Comparison.timeMetrics + ["instructions"]).contains(parts[0]),
         let value = Double(parts[1]),
         value.isFinite, value >= 0
       else {
         throw ValidationError(
-          "Please specify --metric-threshold as p50=VALUE, p99=VALUE or instructions=VALUE "
+          "Please specify --metric-threshold as p50=, p99=, cold= or instructions=VALUE "
             + "(got '\(item)').")
       }
       result[parts[0]] = value

@@ -30,7 +30,7 @@ extension Comparison {
     lines.append("")
     let header = ["scenario", "metric", "old", "new", "change", "how sure", "verdict"]
     let cells = shown.map { row -> [String] in
-      let isTime = row.metric == "p50" || row.metric == "p99"
+      let isTime = Comparison.timeMetrics.contains(row.metric)
       let value = { (v: Double) in
         isTime
           ? NumberFormat.ms(v) + " ms" : NumberFormat.fixed(v, row.metric == "instructions" ? 0 : 2)
@@ -70,9 +70,10 @@ extension Comparison {
     lines.append("")
     lines.append("\(unchanged) of \(rows.count) metrics unchanged.")
     if timesJudged {
+      let family = rows.filter { Comparison.judgedTimeMetrics.contains($0.metric) }.count
       lines.append(
         "Time verdicts: exact Mann-Whitney over rounds (separate processes), Holm-adjusted over "
-          + "the \(rows.filter { $0.metric == "p50" || $0.metric == "p99" }.count) time metrics "
+          + "the \(family) time metrics "
           + "(family-wise false-alarm rate 5%), and a change beyond the threshold.")
     } else {
       lines.append(
@@ -101,7 +102,7 @@ extension Comparison {
     if calibrated {
       var scenarios: [String] = []
       var byScenario: [String: [String]] = [:]
-      for row in rows where row.metric == "p50" || row.metric == "p99" {
+      for row in rows where Comparison.judgedTimeMetrics.contains(row.metric) {
         if byScenario[row.scenario] == nil { scenarios.append(row.scenario) }
         let value =
           row.detectable.map { "+" + NumberFormat.fixed($0 * 100, 1) + "%" } ?? "more than +100%"

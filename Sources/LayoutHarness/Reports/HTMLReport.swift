@@ -225,7 +225,13 @@ struct HTMLReportPage {
     html += "min \(NumberFormat.ms(t.min)) / p50 \(NumberFormat.ms(t.p50))"
     html += " / p90 \(NumberFormat.ms(t.p90))"
     html += " / p99 \(NumberFormat.ms(t.p99)) / max \(NumberFormat.ms(t.max)) / mean "
-    html += "\(NumberFormat.ms(t.mean)) ms &#183; \(result.missedFrames) missed frames</p>\n"
+    html += "\(NumberFormat.ms(t.mean)) ms &#183; \(result.missedFrames) missed frames"
+    if let cold = result.cold {
+      html += " &#183; cold layout \(NumberFormat.ms(cold.p50Ns)) ms (median of "
+      html += "\(cold.samplesNs.count) builds, \(HTMLText.duration(cold.perUnitNs)) per "
+      html += "\(result.shape.unitName))"
+    }
+    html += "</p>\n"
     if !result.phasesNs.isEmpty {
       html += "<p class=\"meta\">Median per tick: \(phaseList(result.phasesNs))</p>\n"
     }

@@ -8,7 +8,7 @@ public enum ReportTable {
     let budget = report.budgetNs
     let header = [
       "scenario", "strategy", "p50 ms", "p99 ms", "max ms", "p99/budget", "over", "hitch ms/s",
-      "solves", "layouts", "moved", "again", "allocs", "verdict",
+      "solves", "layouts", "moved", "again", "allocs", "cold ms", "verdict",
     ]
     var rows: [[String]] = []
     for result in report.results {
@@ -23,6 +23,7 @@ public enum ReportTable {
         NumberFormat.fixed(result.counters["framesChanged"] ?? 0, 0),
         NumberFormat.fixed(result.counters["framesChangedAgain"] ?? 0, 0),
         result.allocations.countPerTick.map { NumberFormat.fixed($0, 0) } ?? "-",
+        result.cold.map { NumberFormat.ms($0.p50Ns) } ?? "-",
         verdict.label,
       ])
     }
@@ -83,7 +84,8 @@ public enum ReportTable {
       lines.append(
         "solves, layouts, moved, again, allocs: per tick (solver read-outs, layoutSubviews "
           + "calls, views moved or resized, of those already moved earlier in the tick, "
-          + "allocation requests).")
+          + "allocation requests); cold ms: building the scene and laying it out once "
+          + "(median of its builds).")
       return lines.joined(separator: "\n") + "\n"
     }
   }

@@ -69,6 +69,18 @@ extension RunReport {
       }
       if let n = r.instructionsPerTick, let p = finite(n, "\(at).instructionsPerTick") { return p }
       if let n = r.referenceNs, let p = finite(n, "\(at).referenceNs", positive: true) { return p }
+      if let cold = r.cold {
+        guard !cold.samplesNs.isEmpty else { return "\(at).cold.samplesNs is empty" }
+        if let j = cold.samplesNs.firstIndex(where: { !($0.isFinite && $0 >= 0) }) {
+          return "\(at).cold.samplesNs[\(j)] is \(cold.samplesNs[j]), not a non-negative "
+            + "finite number"
+        }
+        if let p = finite(cold.p50Ns, "\(at).cold.p50Ns") { return p }
+        guard (1...Self.maximumSize).contains(cold.unitCount) else {
+          return "\(at).cold.unitCount is \(cold.unitCount), not 1 to \(Self.maximumSize)"
+        }
+        if let b = cold.bytesPerView, let p = finite(b, "\(at).cold.bytesPerView") { return p }
+      }
       if let rounds = r.rounds {
         guard !rounds.isEmpty else { return "\(at).rounds is empty" }
         for (k, round) in rounds.enumerated() {

@@ -1,3 +1,4 @@
+import BenchSupport
 internal import Foundation
 
 /// A run's results: the JSON report contract (documented in the README). `schemaVersion`,
@@ -77,6 +78,9 @@ public struct RunResult: Codable, Hashable, Sendable {
   /// Involuntary context switches of the measuring thread during the scenario's ticks (all
   /// strategies together): the scheduler taking the core away. nil where not counted.
   public var preemptions: Int? = nil
+  /// Cold layout: building the scene's tree and laying it out once; nil in reports from
+  /// before it was measured.
+  public var cold: ColdLayout? = nil
 
   /// One round's tick statistics.
   public struct RoundSummary: Codable, Hashable, Sendable {
@@ -85,6 +89,8 @@ public struct RunResult: Codable, Hashable, Sendable {
     public var ticks: Int
     /// The round's median machine-speed reference slice (``RunResult/referenceNs``).
     public var referenceNs: Double?
+    /// The round's median cold layout (``RunResult/cold``).
+    public var coldNs: Double? = nil
 
     public init(p50Ns: Double, p99Ns: Double, ticks: Int, referenceNs: Double? = nil) {
       self.p50Ns = p50Ns
@@ -96,9 +102,11 @@ public struct RunResult: Codable, Hashable, Sendable {
 
   /// The rounds this result stands on: its own when recorded, else itself as one round.
   public var roundSummaries: [RoundSummary] {
-    rounds ?? [
-      RoundSummary(p50Ns: tickNs.p50, p99Ns: tickNs.p99, ticks: ticks, referenceNs: referenceNs)
-    ]
+    if let rounds { return rounds }
+    var round = RoundSummary(
+      p50Ns: tickNs.p50, p99Ns: tickNs.p99, ticks: ticks, referenceNs: referenceNs)
+    round.coldNs = cold?.p50Ns
+    return [round]
   }
 
   public struct Overrun: Codable, Hashable, Sendable {
@@ -176,4 +184,27 @@ public struct TickTimeline: Sendable {
   }
 
   public var totalNs: Double { phaseNs.reduce(0, +) }
+}
+
+/// Building a scene's tree and laying it out once: what pushing a new screen or showing a
+/// new cell costs before any tick. Repeated builds of the same scene, each timed alone.
+public struct ColdLayout: Codable, Hashable, Sendable {
+  public var samplesNs: [Double]
+  /// The median build + first layout.
+  public var p50Ns: Double
+  /// The scene's size (cells for a feed, depth for deep, children for wide, views
+  /// otherwise), so that ``perUnitNs`` is the cost per cell of a list.
+  public var unitCount: Int
+  /// Bytes allocated per view while building (nil without an allocation probe).
+  public var bytesPerView: Double?
+
+  public init(samplesNs: [Double], unitCount: Int, bytesPerView: Double?) {
+    self.samplesNs = samplesNs
+    p50Ns = samplesNs.isEmpty ? 0 : median(samplesNs)
+    self.unitCount = unitCount
+    self.bytesPerView = bytesPerView
+  }
+
+  /// The median cost per unit of size (per cell of a feed).
+  public var perUnitNs: Double { p50Ns / Double(max(unitCount, 1)) }
 }

@@ -37,6 +37,11 @@ extension RunReport {
         }
         merged.results[i].samplesNs += result.samplesNs
         merged.results[i].rounds! += result.roundSummaries
+        if let more = result.cold, let cold = merged.results[i].cold {
+          merged.results[i].cold = ColdLayout(
+            samplesNs: cold.samplesNs + more.samplesNs, unitCount: cold.unitCount,
+            bytesPerView: cold.bytesPerView)
+        }
         if let more = result.preemptions {
           merged.results[i].preemptions = (merged.results[i].preemptions ?? 0) + more
         }

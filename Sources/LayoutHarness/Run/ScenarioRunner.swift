@@ -47,6 +47,10 @@ public struct RunSettings: Sendable {
   /// The memory a scene may take (80% of it, see ``Scenario/memoryProblem(strategies:memory:)``):
   /// this machine's physical memory unless set.
   public var memoryBytes = Double(ProcessInfo.processInfo.physicalMemory)
+  /// Cold layouts (build + first layout) timed per strategy, at most...
+  public var coldBuilds = 3
+  /// ...and no more builds once this much time went into them (at least one build).
+  public var coldTimeLimitNs: UInt64 = 200_000_000
 
   public init(
     strategies: [StrategyKind] = StrategyKind.allCases, ticks: Int = 120, warmupTicks: Int = 10,
@@ -176,12 +180,11 @@ public struct ScenarioRunner {
     let (scene, generator) = scenario.makeScene()
     var workload = MutationWorkload(scenario: scenario, scene: scene, generator: generator)
     var lanes: [Lane] = []
+    var colds: [ColdLayout] = []
     for kind in settings.strategies {
-      do throws(LayoutError) {
-        lanes.append(Lane(strategy: try LayoutStrategy(kind, scene: scene)))
-      } catch {
-        throw .layout(scenario: scenario, strategy: kind, error)
-      }
+      let (strategy, cold) = try measureCold(kind, scene: scene, scenario: scenario)
+      lanes.append(Lane(strategy: strategy))
+      colds.append(cold)
     }
     // A lone solver strategy is checked against a bottom-up tree that is not measured.
     var reference: (LayoutStrategy)?
@@ -238,10 +241,46 @@ public struct ScenarioRunner {
       var result = summarize(lane, scenario: scenario, views: scene.viewCount, measured: measured)
       result.referenceNs = referenceNs
       result.preemptions = switches
+      result.cold = colds[results.count]
       results.append(result)
       timelines.append(RunTimeline(key: result.key, ticks: lane.timeline))
     }
     return (results, timelines)
+  }
+
+  /// Cold layout: a fresh tree of `scene` built and laid out once (the work of pushing a
+  /// new screen), timed, then again (each build dropped before the next) until
+  /// ``RunSettings/coldBuilds`` builds or ``RunSettings/coldTimeLimitNs`` of building. The
+  /// first tree becomes the lane the ticks run on.
+  private func measureCold(
+    _ kind: StrategyKind, scene: Scene, scenario: Scenario
+  ) throws(RunError) -> (LayoutStrategy, ColdLayout) {
+    var kept: LayoutStrategy?
+    var samples: [Double] = []
+    var bytes: [Double] = []
+    let started = monotonicNanos()
+    repeat {
+      let before = probe?.read()
+      let start = monotonicNanos()
+      let strategy: LayoutStrategy
+      do throws(LayoutError) { strategy = try LayoutStrategy(kind, scene: scene) } catch {
+        throw .layout(scenario: scenario, strategy: kind, error)
+      }
+      do throws(HandlerError) { try strategy.tick([]) } catch {
+        throw .handler(scenario: scenario, strategy: kind, tick: 0, error)
+      }
+      samples.append(Double(monotonicNanos() &- start))
+      if let before, let after = probe?.read() { bytes.append(Double(after.bytes &- before.bytes)) }
+      if kept == nil { kept = strategy }
+    } while samples.count < settings.coldBuilds
+      && monotonicNanos() &- started < settings.coldTimeLimitNs
+    let views = Double(max(kept!.tree.views.count, 1))
+    return (
+      kept!,
+      ColdLayout(
+        samplesNs: samples, unitCount: scenario.size,
+        bytesPerView: bytes.isEmpty ? nil : median(bytes) / views)
+    )
   }
 
   private func measureTick(

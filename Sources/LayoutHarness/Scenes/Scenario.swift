@@ -15,6 +15,18 @@ public enum Shape: String, Sendable, ReportName {
   case random
 }
 
+extension Shape {
+  /// What a scenario's size counts for this shape.
+  public var unitName: String {
+    switch self {
+    case .deep: "level"
+    case .wide: "child"
+    case .feed: "cell"
+    case .balanced, .random: "view"
+    }
+  }
+}
+
 /// What changes every tick.
 public enum MutationKind: String, Sendable, ReportName {
   /// K labels change text.

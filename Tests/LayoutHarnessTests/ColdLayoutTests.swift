@@ -1,0 +1,64 @@
+import Testing
+
+@testable import LayoutHarness
+
+/// Cold layout: building a scene and laying it out once, timed per strategy beside the ticks.
+struct ColdLayoutTests {
+  @Test func everyStrategyReportsItsColdLayoutPerCell() throws {
+    var settings = RunSettings(ticks: 4, warmupTicks: 1, timeLimitNs: nil, minimumTicks: 4)
+    settings.coldBuilds = 3
+    settings.coldTimeLimitNs = 10_000_000_000
+    let scenario = Scenario(shape: .feed, size: 20, mutation: .text)
+    let results = try ScenarioRunner(settings: settings).run(scenario).results
+    #expect(results.map(\.strategy) == StrategyKind.allCases)
+    for result in results {
+      let cold = try #require(result.cold, "\(result.key) has no cold layout")
+      #expect(cold.samplesNs.count == 3 && cold.samplesNs.allSatisfy { $0 > 0 })
+      #expect(cold.unitCount == 20 && cold.perUnitNs == cold.p50Ns / 20)
+      #expect(result.roundSummaries.first?.coldNs == cold.p50Ns)
+    }
+  }
+
+  @Test func aTimeLimitKeepsOneBuildOfAnExpensiveScene() throws {
+    var settings = RunSettings(
+      strategies: [.coalesced], ticks: 2, warmupTicks: 0, timeLimitNs: nil, minimumTicks: 2)
+    settings.coldBuilds = 5
+    settings.coldTimeLimitNs = 0
+    let result = try ScenarioRunner(settings: settings).run(
+      Scenario(shape: .wide, size: 50, mutation: .text)
+    ).results[0]
+    #expect(result.cold?.samplesNs.count == 1)
+  }
+
+  /// The first measured tick no longer carries the first layout: it is the cold layout's.
+  @Test func theFirstTickIsNotTheFirstLayout() throws {
+    let settings = RunSettings(
+      strategies: [.coalesced], ticks: 3, warmupTicks: 0, timeLimitNs: nil, minimumTicks: 3)
+    let result = try ScenarioRunner(settings: settings).run(
+      Scenario(shape: .wide, size: 200, mutation: .idle)
+    ).results[0]
+    // Idle ticks after the first layout do nothing at all.
+    #expect(result.counters["layoutSubviews"] == 0 && result.counters["solves"] == 0)
+  }
+
+  @Test func compareShowsColdLayoutWithoutLettingItDecide() throws {
+    var settings = RunSettings(
+      strategies: [.coalesced], ticks: 3, warmupTicks: 0, timeLimitNs: nil, minimumTicks: 3)
+    settings.coldBuilds = 2
+    let run = try RunPlan(
+      entries: [
+        .init(scenario: Scenario(shape: .wide, size: 10, mutation: .text), settings: settings)
+      ],
+      hz: 60
+    ).measure(probe: nil, environment: [:]).report
+    var slower = run
+    slower.results[0].cold = slower.results[0].cold.map {
+      ColdLayout(samplesNs: $0.samplesNs.map { $0 * 3 }, unitCount: $0.unitCount, bytesPerView: nil)
+    }
+    let comparison = Comparison.compare(
+      base: run, new: slower, settings: Comparison.Settings(interleaved: true))
+    let row = try #require(comparison.rows.first { $0.metric == "cold" })
+    #expect(row.verdict == .notJudged && abs(row.change - 2) < 1e-9)
+    #expect(!comparison.regressions.contains { $0.metric == "cold" })
+  }
+}
