@@ -88,23 +88,23 @@ struct FindingTests {
     var stats = TickStatistics(samples: [25_000, 25_000, 4_000_000])
     stats.p50 = 25_000
     stats.max = 4_000_000
-    var result = result(.coalesced, p50: 25_000, counters: [:])
-    result.tickNs = stats
-    result.preemptions = 3
-    let warning = try #require(TailWarning(result))
-    #expect(warning.text.hasPrefix("max 4.00 ms is 160x the median, with 3 involuntary context"))
-    result.preemptions = nil
-    #expect(TailWarning(result)?.text.contains("context") == false)
+    var flagged = result(.coalesced, p50: 25_000, counters: [:])
+    flagged.tickNs = stats
+    flagged.preemptions = 3
+    var calm = result(.eager, p50: 25_000, counters: [:])
+    calm.tickNs.max = 19 * 25_000  // under 20x the median: not flagged
     // A slow scenario's long tail is layout's own.
-    var slow = stats
-    slow.p50 = 2_000_000
-    slow.max = 100_000_000
-    result.tickNs = slow
-    #expect(TailWarning(result) == nil)
-    // Under 20x the median: no warning.
-    stats.max = 19 * 25_000
-    result.tickNs = stats
-    #expect(TailWarning(result) == nil)
+    var slow = result(.bottomUp, p50: 2_000_000, counters: [:])
+    slow.tickNs.max = 100_000_000
+    let warnings = TailWarning.all(in: report([flagged, calm, slow]))
+    let warning = try #require(warnings.first)
+    #expect(warnings.count == 1 && warning.scenario == "feed300/configurex4")
+    #expect(
+      warning.text.hasPrefix(
+        "coalesced max 4.00 ms (160x its median); 3 involuntary context switches"),
+      "\(warning.text)")
+    flagged.preemptions = nil
+    #expect(TailWarning.all(in: report([flagged]))[0].text.contains("context") == false)
   }
 
   @Test func anyRateFrom30To240IsABudgetAndTheCommonPanelsAreAssessed() throws {

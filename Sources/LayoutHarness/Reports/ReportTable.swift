@@ -48,7 +48,9 @@ public enum ReportTable {
       let warnings = TailWarning.all(in: report)
       if !warnings.isEmpty {
         lines.append("")
-        for warning in warnings { lines.append("> warning: `\(warning.key)`: \(warning.text).") }
+        for warning in warnings {
+          lines.append("> warning: `\(warning.scenario)`: \(warning.text).")
+        }
       }
       return lines.joined(separator: "\n") + "\n"
     case .terminal:
@@ -78,7 +80,7 @@ public enum ReportTable {
       if let finding = findings[lastScenario] { lines.append("  -> " + finding) }
       lines.append("")
       for warning in TailWarning.all(in: report) {
-        lines.append("warning: \(warning.key): \(warning.text).")
+        lines.append("warning: \(warning.scenario): \(warning.text).")
       }
       lines.append("verdict: " + BudgetVerdict.legend)
       lines.append(

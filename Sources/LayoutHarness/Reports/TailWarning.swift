@@ -4,7 +4,8 @@ import BenchSupport
 /// sub-millisecond scenario, a maximum many times the median is a preemption (a 25 us
 /// scenario showed a 4 ms maximum), and its p99 and hitch figures inherit it.
 public struct TailWarning: Sendable, Equatable {
-  public var key: String
+  /// The scenario (every strategy of it shares the scheduler's interruptions).
+  public var scenario: String
   public var text: String
 
   /// A maximum this many times the median is read as preemption...
@@ -12,28 +13,37 @@ public struct TailWarning: Sendable, Equatable {
   /// ...on scenarios whose median tick is under this.
   public static let subMillisecondNs = 1_000_000.0
 
-  public init?(_ result: RunResult) {
+  /// Whether `result`'s tail looks like preemption.
+  public static func flags(_ result: RunResult) -> Bool {
     let t = result.tickNs
-    guard t.p50 > 0, t.p50 < Self.subMillisecondNs, t.max > Self.maxOverMedian * t.p50 else {
-      return nil
-    }
-    key = result.key
-    var text =
-      "max \(NumberFormat.ms(t.max)) ms is \(NumberFormat.fixed(t.max / t.p50, 0))x "
-      + "the median"
-    if let switches = result.preemptions, switches > 0 {
-      text +=
-        ", with \(switches) involuntary context switch\(switches == 1 ? "" : "es") "
-        + "during the ticks"
-    }
-    text +=
-      ": the tail is the scheduler's (preemption), not layout's; p99 and hitch "
-      + "figures of this row carry it"
-    self.text = text
+    return t.p50 > 0 && t.p50 < subMillisecondNs && t.max > maxOverMedian * t.p50
   }
 
-  /// The warnings of every result of `report`.
+  /// One warning per scenario with a flagged result, naming each flagged strategy's
+  /// maximum.
   public static func all(in report: RunReport) -> [TailWarning] {
-    report.results.compactMap(TailWarning.init)
+    var order: [String] = []
+    var flagged: [String: [RunResult]] = [:]
+    for result in report.results where flags(result) {
+      if flagged[result.scenarioKey] == nil { order.append(result.scenarioKey) }
+      flagged[result.scenarioKey, default: []].append(result)
+    }
+    return order.map { scenario in
+      let results = flagged[scenario]!
+      let maxima = results.map { r in
+        "\(r.strategy.rawValue) max \(NumberFormat.ms(r.tickNs.max)) ms "
+          + "(\(NumberFormat.fixed(r.tickNs.max / r.tickNs.p50, 0))x its median)"
+      }
+      var text = maxima.joined(separator: ", ")
+      if let switches = results.compactMap(\.preemptions).max(), switches > 0 {
+        text +=
+          "; \(switches) involuntary context switch\(switches == 1 ? "" : "es") during "
+          + "the ticks"
+      }
+      text +=
+        ": a tail of the scheduler (preemption), not of layout; the p99 and hitch "
+        + "figures of these rows carry it"
+      return TailWarning(scenario: scenario, text: text)
+    }
   }
 }
