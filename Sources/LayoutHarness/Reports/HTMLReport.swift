@@ -104,7 +104,8 @@ struct HTMLReportPage {
       html += "</ul>\n"
     }
     for warning in TailWarning.all(in: report) {
-      html += "<p class=\"note warning\">warning: <code>\(HTMLText.escape(warning.scenario))</code>: "
+      html += "<p class=\"note warning\">warning: "
+      html += "<code>\(HTMLText.escape(warning.scenario))</code>: "
       html += "\(HTMLText.escape(warning.text)).</p>\n"
     }
   }
