@@ -3,6 +3,10 @@ import Cassowary
 /// The root of a view tree, the owner of its update queues and, under Auto Layout, of the
 /// one solver that lays out all its views (as in UIKit, one engine per window).
 ///
+/// Its direct subviews are root views: the window places each at its top-left corner with
+/// its own width, and its own height unless the view sizes from its children (a stack,
+/// which then takes its fitting height), under both layout modes.
+///
 /// ``runUpdateCycle()`` is what the run loop calls at the end of a tick: constraints pass,
 /// solve, layout pass (repeated while a pass flags more work, within ``visitLimit``), then
 /// the display pass. Each pass visits only flagged views.
@@ -125,7 +129,10 @@ public final class Window: View {
     }
   }
 
-  /// Auto Layout: the same placement as constraints.
+  /// Auto Layout: the same placement as constraints. A root view's own constraints must
+  /// leave its leading, top and width (and height, unless it sizes from its children) to
+  /// the window, as a root view controller's view does in UIKit; a conflict is reported
+  /// with the pin that caused it.
   override public func updateConstraints() throws(LayoutError) {
     try super.updateConstraints()
     for child in subviews where child.arrangement?.container !== self {
@@ -137,7 +144,13 @@ public final class Window: View {
       if !child.sizeDependsOnChildren {
         made.append(child.heightAnchor.constraint(equalTo: heightAnchor))
       }
-      try LayoutConstraint.activate(made)
+      do throws(LayoutError) { try LayoutConstraint.activate(made) } catch {
+        guard case .unsatisfiableConstraint(let constraint) = error else { throw error }
+        throw .unsatisfiableConstraint(
+          "\(constraint) (the window pins each direct subview's leading, top and width to "
+            + "its own, and its height unless the view sizes from its children: constrain "
+            + "the subviews of \(child) instead)")
+      }
       child.arrangement = Arrangement(container: self, constraints: made)
     }
   }

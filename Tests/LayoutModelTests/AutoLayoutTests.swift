@@ -142,6 +142,22 @@ import Testing
     expectFrame(b, rect(208, 0, 90, 50))
   }
 
+  /// A root view's width belongs to the window: a required width of its own conflicts with
+  /// the pin, and the error says which pin and why.
+  @Test func aRootViewsOwnWidthConflictNamesTheWindowsPin() throws {
+    let window = try Window(size: Size(width: 400, height: 300), layoutMode: .autoLayout)
+    let root = View(name: "root")
+    try window.addSubview(root)
+    try root.widthAnchor.constraint(equalToConstant: 200).activate()
+    let error = try #require(layoutError { try window.runUpdateCycle() })
+    guard case .unsatisfiableConstraint(let text) = error else {
+      Issue.record("expected unsatisfiableConstraint, got \(error)")
+      return
+    }
+    #expect(text.contains("the window pins each direct subview"), "\(text)")
+    #expect(text.contains("'root'"), "\(text)")
+  }
+
   @Test func requiredConflictThrowsAndLeavesTheLayoutAsItWas() throws {
     let (window, container) = try container()
     let a = try add("a", to: container)[0]
