@@ -348,6 +348,13 @@ private enum Fixture {
     let edges = RunReport(
       hz: 120, measurementOverheadNs: 2_500, environment: ["note": "edge cases"],
       results: [
+        // Far under the budget: the case the autoscaled tick axis is for.
+        Fixture.reportResult(
+          strategy: .bottomUp, size: 300,
+          samplesNs: Fixture.noisySamples(count: 600, baseMs: 0.05, spikeMs: 0.4, seed: 4),
+          hz: 120),
+        Fixture.reportResult(
+          size: 300, samplesNs: Fixture.noisySamples(count: 40, baseMs: 0.2, seed: 5), hz: 120),
         Fixture.reportResult(size: 1, samplesNs: [3e6], hz: 120),
         Fixture.reportResult(
           size: 2, samplesNs: [Double](repeating: 4e6, count: 40), hz: 120),
