@@ -57,7 +57,9 @@ private enum Fixture {
       p99Ns: p99,
       p50Exponent: loglogSlope(sizes.map(Double.init), p50),
       p99Exponent: loglogSlope(sizes.map(Double.init), p99),
-      largestSizeWithinBudget: zip(sizes, p99).filter { $0.1 <= budgetNs }.map(\.0).max())
+      largestSizeWithinBudget: zip(sizes, p99).filter { $0.1 <= budgetNs }.map(\.0).max(),
+      p50FitR2: loglogFitR2(sizes.map(Double.init), p50),
+      p99FitR2: loglogFitR2(sizes.map(Double.init), p99))
   }
 
   /// A report like a real `run` plus `sweep`: one comfortable run, one with spikes, one well
@@ -318,8 +320,8 @@ private enum Fixture {
       #expect(html.contains(label), "\(label)")
     }
     #expect(html.contains("class=\"legend\"><title>eager</title>"))
-    #expect(html.contains("<td class=\"num\">1.00</td>"))
-    #expect(html.contains("<td class=\"num\">1.90</td>"))
+    #expect(html.contains("<td class=\"num\">1.00 <span class=\"fit\">(R&#178; 1.000)</span></td>"))
+    #expect(html.contains("<td class=\"num\">1.90 <span class=\"fit\">(R&#178; 1.000)</span></td>"))
     // feed/frames: p99 is 3.2 ms at 1k views and 32 ms at 10k.
     #expect(html.contains("<td class=\"num\">1000</td>"))
     #expect(Fixture.tagBalanceProblem(html) == nil)
