@@ -333,6 +333,24 @@ private enum Fixture {
     #expect(edited.contains("none fits"))
   }
 
+  /// The size axis counts what the shape's size counts: a feed of 1000 is 1000 cells (11,000
+  /// views), a deep tree of 12 is 12 levels.
+  @Test(arguments: [
+    (Shape.feed, "cells"), (.deep, "depth"), (.wide, "children"), (.balanced, "views"),
+    (.random, "views"),
+  ])
+  func sweepAxesNameTheShapesUnit(_ shape: Shape, _ unit: String) {
+    let chart = SweepChart.render(
+      [Fixture.sweep(.coalesced, shape: shape, exponent: 1, scaleNs: 2_000)],
+      budgetNs: 16_666_667, colours: [:])
+    #expect(chart.contains(">size (\(unit))</text>"), "\(shape)")
+    #expect(Fixture.occurrences(of: "size (", in: chart) == 2, "axis and caption")
+    var report = Fixture.sampleReport()
+    report.sweeps = [Fixture.sweep(.eager, shape: shape, exponent: 1, scaleNs: 2_000)]
+    #expect(renderHTML(report).contains("<th class=\"num\">Sizes (\(unit))</th>"))
+    #expect(ReportTable.renderSweeps(report, style: .terminal).contains("10...10000 \(unit)"))
+  }
+
   @Test func decadesAndLabels() {
     #expect(SweepChart.decades(10, 10_000) == 1...4)
     #expect(SweepChart.decades(0.02, 0.05) == -2...(-1))

@@ -382,7 +382,10 @@ enum SweepChart {
   static func render(_ sweeps: [SweepResult], budgetNs: Double, colours: [String: String])
     -> String
   {
-    let caption = "p99 (solid) and p50 (dashed) tick cost against size, log10 axes"
+    // A chart shows one shape (the page groups sweeps by shape), so the axis takes its unit.
+    let shapes = Set(sweeps.map(\.shape))
+    let size = shapes.count == 1 ? "size (\(shapes.first?.sizeUnit ?? "views"))" : "size"
+    let caption = "p99 (solid) and p50 (dashed) tick cost against \(size), log10 axes"
     let budget = budgetNs / 1e6
     var sizes: [Double] = []
     var costs: [Double] = budget > 0 ? [budget] : []
@@ -423,7 +426,7 @@ enum SweepChart {
         frame.plotLeft - 6, y(pow(10, Double(decade))) + 4, costLabel(decade), anchor: "end")
     }
     svg += frame.axes
-    svg += SVG.text(frame.plotRight, frame.height - 6, "size (views)", anchor: "end", cls: "title")
+    svg += SVG.text(frame.plotRight, frame.height - 6, size, anchor: "end", cls: "title")
     svg += SVG.text(frame.plotLeft - 6, frame.plotTop - 8, "tick cost", anchor: "end", cls: "title")
 
     if budget > 0 {

@@ -171,7 +171,9 @@ struct HTMLReportPage {
   }
 
   private mutating func writeSweepTable(_ group: [SweepResult]) {
-    html += "<table class=\"sweep\">\n<thead><tr><th>Strategy</th><th class=\"num\">Sizes</th>"
+    let unit = group.first?.shape.sizeUnit ?? "views"
+    html += "<table class=\"sweep\">\n<thead><tr><th>Strategy</th>"
+    html += "<th class=\"num\">Sizes (\(unit))</th>"
     html += "<th class=\"num\">p50 exponent</th><th class=\"num\">p99 exponent</th>"
     html += "<th class=\"num\">Largest size within budget</th></tr></thead>\n<tbody>\n"
     for sweep in group {

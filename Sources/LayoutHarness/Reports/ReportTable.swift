@@ -76,7 +76,7 @@ public enum ReportTable {
     let rows = report.sweeps.map { sweep in
       [
         "\(sweep.shape)/\(sweep.mutation)", sweep.strategy.rawValue,
-        "\(sweep.sizes.first ?? 0)...\(sweep.sizes.last ?? 0)",
+        "\(sweep.sizes.first ?? 0)...\(sweep.sizes.last ?? 0) \(sweep.shape.sizeUnit)",
         exponent(sweep.p50Exponent, r2: sweep.p50FitR2),
         exponent(sweep.p99Exponent, r2: sweep.p99FitR2),
         sweep.largestSizeWithinBudget.map(String.init) ?? "none",

@@ -15,6 +15,19 @@ public enum Shape: String, Sendable, ReportName {
   case random
 }
 
+extension Shape {
+  /// What `size` counts for this shape, as a sweep chart's size axis names it: a feed of
+  /// 1000 is 11,000 views, so "views" would misread it by a factor of eleven.
+  var sizeUnit: String {
+    switch self {
+    case .feed: "cells"
+    case .deep: "depth"
+    case .wide: "children"
+    case .balanced, .random: "views"
+    }
+  }
+}
+
 /// What changes every tick.
 public enum MutationKind: String, Sendable, ReportName {
   /// K labels change text.
