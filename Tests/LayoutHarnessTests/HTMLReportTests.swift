@@ -119,6 +119,21 @@ private enum Fixture {
     return stack.isEmpty ? nil : "unclosed: \(stack)"
   }
 
+  /// The tick chart's y-axis labels, bottom to top (the labels right-aligned at the plot's
+  /// left edge, x = 58 - 6).
+  static func yAxisLabels(_ chart: String) throws -> [Double] {
+    let label = try Regex(#"<text x="52" y="[0-9.]+" text-anchor="end">([0-9.]+)</text>"#)
+    return chart.matches(of: label).compactMap { match in
+      (match.output[1].substring).flatMap { Double($0) }
+    }
+  }
+
+  /// The y coordinate of the chart's budget line, nil when it draws none.
+  static func budgetLineY(_ chart: String) throws -> Double? {
+    let line = try Regex(#"<line class="budget" x1="[0-9.]+" y1="([0-9.]+)""#)
+    return chart.firstMatch(of: line).flatMap { ($0.output[1].substring).flatMap { Double($0) } }
+  }
+
   /// No number in the page may be NaN or infinite, in any spelling Swift or printf uses.
   static func hasNonFiniteNumber(_ html: String) -> Bool {
     let lower = html.lowercased()
@@ -274,12 +289,47 @@ private enum Fixture {
   @Test func outliersAreClippedAndCounted() throws {
     let samples = [Double](repeating: 2e6, count: 999) + [5e9]
     let chart = TickChart.render(samplesNs: samples, budgetNs: 16_666_667, id: "t")
-    #expect(chart.contains("1 tick above 20 ms clipped"))
+    // The axis stops just over the p99 (2 ms), not at the 5 s outlier nor at the budget.
+    #expect(chart.contains("1 tick above 2.5 ms clipped"))
     #expect(chart.contains("max 5000.00 ms"))
-    // The axis stops at the budget region, not at the 5 s outlier.
     #expect(!chart.contains(">5000<"))
+    // The outlier is marked on the top edge, red since it is over budget too.
+    #expect(Fixture.occurrences(of: "<path class=\"clipped over\"", in: chart) == 1)
+    #expect(chart.contains("<title>tick 999: 5000.000 ms</title>"))
     let histogram = TickHistogram.render(samplesNs: samples, budgetNs: 16_666_667)
     #expect(histogram.contains("1 tick above"))
+  }
+
+  /// A run far under the budget fills the chart: the axis ends near the data, and a note at
+  /// the top edge says where the budget is instead of a line that would flatten the data.
+  @Test func tickAxisFitsASubMillisecondRun() throws {
+    let samples = Fixture.noisySamples(count: 600, baseMs: 0.05)
+    let stats = TickStatistics(samples: samples)
+    let chart = TickChart.render(samplesNs: samples, budgetNs: 16_666_667, id: "t")
+    let labels = try Fixture.yAxisLabels(chart)
+    let top = try #require(labels.max())
+    // Ticks reach 0.0575 ms; the axis stops at the next round step, far under 16.67.
+    #expect(top >= stats.max / 1e6 && top <= 2 * stats.max / 1e6, "\(labels)")
+    #expect(labels.count >= 4, "\(labels)")
+    #expect(try Fixture.budgetLineY(chart) == nil)
+    let times = NumberFormat.fixed(16_666_667 / stats.p99, 0)
+    #expect(chart.contains(">&#8593; budget 16.67 ms: \(times)&#215; above the p99</text>"))
+    #expect(chart.contains("The 16.67 ms budget, \(times)&#215; above the p99, lies above"))
+    #expect(!chart.contains("clipped"))
+  }
+
+  /// Near the data, over it or inside it, the budget is a labelled line inside the plot, and
+  /// the axis reaches past it.
+  @Test(arguments: [6.5, 10, 25]) func budgetLineIsDrawnWhenInRange(_ baseMs: Double) throws {
+    let samples = Fixture.noisySamples(count: 300, baseMs: baseMs)
+    let chart = TickChart.render(samplesNs: samples, budgetNs: 16_666_667, id: "t")
+    let y = try #require(try Fixture.budgetLineY(chart), "\(baseMs) ms")
+    // The plot runs from y = 36 (top) to 230 (bottom).
+    #expect(y > 36 && y < 230, "\(y)")
+    #expect(chart.contains(">16.67 ms budget</text>"))
+    #expect(!chart.contains("&#8593; budget"))
+    let top = try #require(try Fixture.yAxisLabels(chart).max())
+    #expect(top > 16.67 && top >= TickStatistics(samples: samples).max / 1e6)
   }
 
   @Test func histogramMarksBudgetOnlyWhenInRange() {

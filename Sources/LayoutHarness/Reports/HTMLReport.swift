@@ -390,6 +390,8 @@ enum HTMLReportStyle {
     svg text.budget-label { fill: #d62728; font-weight: 600; }
     svg .label-plate { fill: #fff; fill-opacity: 0.9; }
     svg .over-line { stroke: #d62728; }
+    svg .clipped { fill: #0072B2; }
+    svg .clipped.over { fill: #d62728; }
     svg .sweep-line { fill: none; stroke-width: 2; }
     svg .legend-swatch { stroke-width: 2; }
 
