@@ -332,6 +332,27 @@ private enum Fixture {
     #expect(top > 16.67 && top >= TickStatistics(samples: samples).max / 1e6)
   }
 
+  @Test func histogramMarksP50AndP99WithTheirValues() throws {
+    let samples = Fixture.noisySamples(count: 400, baseMs: 2, spikeMs: 3)
+    let stats = TickStatistics(samples: samples)
+    let histogram = TickHistogram.render(samplesNs: samples, budgetNs: 16_666_667)
+    #expect(histogram.contains(">p50 \(NumberFormat.ms(stats.p50)) ms</text>"), "\(stats)")
+    #expect(histogram.contains(">p99 \(NumberFormat.ms(stats.p99)) ms</text>"), "\(stats)")
+    // One line each, p50 left of p99.
+    let line = try Regex(#"<line class="quantile (p50|p99)" x1="([0-9.]+)""#)
+    let xs = Dictionary(
+      histogram.matches(of: line).compactMap { match -> (String, Double)? in
+        guard let name = match.output[1].substring, let x = match.output[2].substring,
+          let value = Double(x)
+        else { return nil }
+        return (String(name), value)
+      }, uniquingKeysWith: { first, _ in first })
+    let p50 = try #require(xs["p50"])
+    let p99 = try #require(xs["p99"])
+    #expect(p50 < p99)
+    #expect(Fixture.occurrences(of: "<line class=\"quantile ", in: histogram) == 2)
+  }
+
   @Test func histogramMarksBudgetOnlyWhenInRange() {
     let wide = TickHistogram.render(
       samplesNs: Fixture.noisySamples(count: 200, baseMs: 15, spikeMs: 19), budgetNs: 16_666_667)

@@ -348,8 +348,8 @@ enum TickChart {
 
 // MARK: - Histogram
 
-/// How tick costs are distributed: about 30 equal bins on a linear ms axis, the budget as a
-/// vertical line when it falls in the range shown.
+/// How tick costs are distributed: about 30 equal bins on a linear ms axis, p50 and p99 as
+/// labelled lines, and the budget as a vertical line when it falls in the range shown.
 enum TickHistogram {
   static let caption = "Distribution of tick costs"
   static let binCount = 30
@@ -408,8 +408,25 @@ enum TickHistogram {
     svg += SVG.text(frame.plotLeft - 6, frame.plotTop - 12, "ticks", anchor: "end", cls: "title")
     svg += SVG.text(frame.plotRight, frame.height - 6, "ms", anchor: "end", cls: "title")
 
+    // p50 and p99 over the bars, their values above the plot: one row each, so the labels
+    // never collide however close the two are (all ticks equal puts them on one line).
+    for (name, valueMs, row) in [("p50", cap.p50Ms, 18.0), ("p99", cap.p99Ms, 5.0)] {
+      let qx = x(valueMs)
+      svg += SVG.line(qx, frame.plotTop, qx, frame.plotBottom, cls: "quantile \(name)")
+      let label = "\(name) \(NumberFormat.ms(valueMs * 1e6)) ms"
+      // Centred on the line unless that runs off an edge; then it is aligned to the edge,
+      // which needs no exact text width (about 7px a character in bold 11px is generous).
+      let half = Double(label.count) * 3.5
+      let (lx, anchor) =
+        qx + half > frame.width - 2
+        ? (frame.width - 2, "end")
+        : qx - half < frame.plotLeft ? (frame.plotLeft, "start") : (qx, "middle")
+      svg += SVG.text(lx, frame.plotTop - row, label, anchor: anchor, cls: "quantile-label")
+    }
+
     var note =
-      caption + " (\(binCount) bins of \(NumberFormat.fixed(width, xTicks.digits + 1)) ms)."
+      caption + " (\(binCount) bins of \(NumberFormat.fixed(width, xTicks.digits + 1)) ms);"
+    note += " lines at p50 (solid) and p99 (dotted)."
     if budget >= xTicks.low && budget <= xTicks.high {
       let bx = x(budget)
       svg += SVG.line(bx, frame.plotTop, bx, frame.plotBottom, cls: "budget")

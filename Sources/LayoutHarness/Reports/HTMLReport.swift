@@ -390,6 +390,9 @@ enum HTMLReportStyle {
     svg text.budget-label { fill: #d62728; font-weight: 600; }
     svg .label-plate { fill: #fff; fill-opacity: 0.9; }
     svg .over-line { stroke: #d62728; }
+    svg .quantile { stroke: #1f2328; stroke-width: 1.25; }
+    svg .quantile.p99 { stroke-dasharray: 2 2; }
+    svg text.quantile-label { fill: #1f2328; font-weight: 600; }
     svg .clipped { fill: #0072B2; }
     svg .clipped.over { fill: #d62728; }
     svg .sweep-line { fill: none; stroke-width: 2; }
