@@ -109,23 +109,50 @@ public func median(_ values: [Double]) -> Double {
 /// The slope of log(y) against log(x) by least squares (nil with fewer than two points or
 /// no spread in x).
 public func loglogSlope(_ x: [Double], _ y: [Double]) -> Double? {
-  var lx: [Double] = []
-  var ly: [Double] = []
-  for (a, b) in zip(x, y) where a > 0 && b > 0 {
-    lx.append(Foundation.log(a))
-    ly.append(Foundation.log(b))
-  }
-  guard lx.count >= 2 else { return nil }
-  let n = Double(lx.count)
-  let mx = lx.reduce(0, +) / n
-  let my = ly.reduce(0, +) / n
+  guard let fit = LogLogFit(x, y), fit.count >= 2, fit.sxx > 0 else { return nil }
+  return fit.sxy / fit.sxx
+}
+
+/// The coefficient of determination R² of the least-squares line behind
+/// ``loglogSlope(_:_:)``: 1 when every point lies on one power law, lower as the points
+/// scatter about it or bend away from it (a size where the cost changes regime). nil with
+/// fewer than three points, since a line through two always fits them exactly, or with no
+/// spread in x.
+public func loglogFitR2(_ x: [Double], _ y: [Double]) -> Double? {
+  guard let fit = LogLogFit(x, y), fit.count >= 3, fit.sxx > 0 else { return nil }
+  // Equal costs at every size lie on the flat line exactly (the bound absorbs the round-off
+  // of averaging equal logs, which would otherwise make 0/0 into anything).
+  guard fit.syy > 1e-20 else { return 1 }
+  // Explained over total variation; round-off must not carry it past 1.
+  return Swift.min(1, fit.sxy * fit.sxy / (fit.sxx * fit.syy))
+}
+
+/// Centred sums of squares and products of (log x, log y) over the points where both are
+/// positive, the one pass both log-log statistics share.
+private struct LogLogFit {
+  var count = 0
   var sxx = 0.0
   var sxy = 0.0
-  for i in lx.indices {
-    sxx += (lx[i] - mx) * (lx[i] - mx)
-    sxy += (lx[i] - mx) * (ly[i] - my)
+  var syy = 0.0
+
+  init?(_ x: [Double], _ y: [Double]) {
+    var lx: [Double] = []
+    var ly: [Double] = []
+    for (a, b) in zip(x, y) where a > 0 && b > 0 {
+      lx.append(Foundation.log(a))
+      ly.append(Foundation.log(b))
+    }
+    guard !lx.isEmpty else { return nil }
+    count = lx.count
+    let n = Double(count)
+    let mx = lx.reduce(0, +) / n
+    let my = ly.reduce(0, +) / n
+    for i in lx.indices {
+      sxx += (lx[i] - mx) * (lx[i] - mx)
+      sxy += (lx[i] - mx) * (ly[i] - my)
+      syy += (ly[i] - my) * (ly[i] - my)
+    }
   }
-  return sxx > 0 ? sxy / sxx : nil
 }
 
 /// Standard deviation over mean (sample standard deviation; 0 for fewer than two values or

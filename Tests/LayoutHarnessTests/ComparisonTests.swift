@@ -418,6 +418,34 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     }
   }
 
+  /// Reports written before sweeps carried R² have no `p50FitR2` / `p99FitR2`: they still
+  /// read, with no fit quality, and a report with it reads back what was written.
+  @Test func aSweepWithoutFitQualityStillReads() throws {
+    var report = syntheticReport([syntheticResult(samples: ticks(1e6, seed: 1))])
+    report.sweeps = [
+      SweepResult(
+        strategy: .coalesced, shape: .feed, mutation: .text, sizes: [10, 100, 1000],
+        p50Ns: [1e4, 1e5, 1e6], p99Ns: [2e4, 2e5, 2e6], p50Exponent: 1, p99Exponent: 1,
+        largestSizeWithinBudget: 1000, p50FitR2: 0.998, p99FitR2: 0.97)
+    ]
+    let text = try ReportFile.encode(report)
+    #expect(text.contains("\"p50FitR2\":0.998") && text.contains("\"p99FitR2\":0.97"))
+    #expect(try ReportFile.decode(text, path: "new.json") == report)
+
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    var sweeps = try #require(object["sweeps"] as? [[String: Any]])
+    sweeps[0]["p50FitR2"] = nil
+    sweeps[0]["p99FitR2"] = nil
+    object["sweeps"] = sweeps
+    let old = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    #expect(!old.contains("FitR2"))
+    let decoded = try ReportFile.decode(old, path: "old.json")
+    #expect(decoded.sweeps.count == 1)
+    #expect(decoded.sweeps[0].p50FitR2 == nil && decoded.sweeps[0].p99FitR2 == nil)
+    #expect(decoded.sweeps[0].p50Exponent == 1)
+  }
+
   /// Reports that decode but would trap or run forever later (a live compare of `ticks: -5`
   /// crashed in the runner, `ticks: 0` in a statistic, `ticks: 1e15` never ended): refused
   /// when read, naming the JSON path and the value.

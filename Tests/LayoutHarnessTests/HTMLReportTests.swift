@@ -45,19 +45,23 @@ private enum Fixture {
     }
   }
 
+  /// A power law over four sizes; `bend` multiplies the largest size's costs, so the fit is
+  /// no longer exact.
   static func sweep(
     _ strategy: StrategyKind, shape: Shape = .feed, exponent: Double, scaleNs: Double,
-    budgetNs: Double = FrameBudget(hz: 60).nanoseconds
+    bend: Double = 1, budgetNs: Double = FrameBudget(hz: 60).nanoseconds
   ) -> SweepResult {
     let sizes = [10, 100, 1_000, 10_000]
-    let p50 = sizes.map { scaleNs * pow(Double($0), exponent) }
+    let p50 = sizes.map { scaleNs * pow(Double($0), exponent) * ($0 == 10_000 ? bend : 1) }
     let p99 = p50.map { $0 * 1.6 }
     return SweepResult(
       strategy: strategy, shape: shape, mutation: .text, sizes: sizes, p50Ns: p50,
       p99Ns: p99,
       p50Exponent: loglogSlope(sizes.map(Double.init), p50),
       p99Exponent: loglogSlope(sizes.map(Double.init), p99),
-      largestSizeWithinBudget: zip(sizes, p99).filter { $0.1 <= budgetNs }.map(\.0).max())
+      largestSizeWithinBudget: zip(sizes, p99).filter { $0.1 <= budgetNs }.map(\.0).max(),
+      p50FitR2: loglogFitR2(sizes.map(Double.init), p50),
+      p99FitR2: loglogFitR2(sizes.map(Double.init), p99))
   }
 
   /// A report like a real `run` plus `sweep`: one comfortable run, one with spikes, one well
@@ -80,7 +84,7 @@ private enum Fixture {
       ],
       sweeps: [
         sweep(.bottomUp, exponent: 1.0, scaleNs: 2_000),
-        sweep(.coalesced, exponent: 1.1, scaleNs: 9_000),
+        sweep(.coalesced, exponent: 1.1, scaleNs: 9_000, bend: 2.5),
         sweep(.eager, exponent: 1.9, scaleNs: 150),
         sweep(.bottomUp, shape: .deep, exponent: 1.2, scaleNs: 3_000),
       ])
@@ -115,6 +119,21 @@ private enum Fixture {
       }
     }
     return stack.isEmpty ? nil : "unclosed: \(stack)"
+  }
+
+  /// The tick chart's y-axis labels, bottom to top (the labels right-aligned at the plot's
+  /// left edge, x = 58 - 6).
+  static func yAxisLabels(_ chart: String) throws -> [Double] {
+    let label = try Regex(#"<text x="52" y="[0-9.]+" text-anchor="end">([0-9.]+)</text>"#)
+    return chart.matches(of: label).compactMap { match in
+      (match.output[1].substring).flatMap { Double($0) }
+    }
+  }
+
+  /// The y coordinate of the chart's budget line, nil when it draws none.
+  static func budgetLineY(_ chart: String) throws -> Double? {
+    let line = try Regex(#"<line class="budget" x1="[0-9.]+" y1="([0-9.]+)""#)
+    return chart.firstMatch(of: line).flatMap { ($0.output[1].substring).flatMap { Double($0) } }
   }
 
   /// No number in the page may be NaN or infinite, in any spelling Swift or printf uses.
@@ -272,12 +291,68 @@ private enum Fixture {
   @Test func outliersAreClippedAndCounted() throws {
     let samples = [Double](repeating: 2e6, count: 999) + [5e9]
     let chart = TickChart.render(samplesNs: samples, budgetNs: 16_666_667, id: "t")
-    #expect(chart.contains("1 tick above 20 ms clipped"))
+    // The axis stops just over the p99 (2 ms), not at the 5 s outlier nor at the budget.
+    #expect(chart.contains("1 tick above 2.5 ms clipped"))
     #expect(chart.contains("max 5000.00 ms"))
-    // The axis stops at the budget region, not at the 5 s outlier.
     #expect(!chart.contains(">5000<"))
+    // The outlier is marked on the top edge, red since it is over budget too.
+    #expect(Fixture.occurrences(of: "<path class=\"clipped over\"", in: chart) == 1)
+    #expect(chart.contains("<title>tick 999: 5000.000 ms</title>"))
     let histogram = TickHistogram.render(samplesNs: samples, budgetNs: 16_666_667)
     #expect(histogram.contains("1 tick above"))
+  }
+
+  /// A run far under the budget fills the chart: the axis ends near the data, and a note at
+  /// the top edge says where the budget is instead of a line that would flatten the data.
+  @Test func tickAxisFitsASubMillisecondRun() throws {
+    let samples = Fixture.noisySamples(count: 600, baseMs: 0.05)
+    let stats = TickStatistics(samples: samples)
+    let chart = TickChart.render(samplesNs: samples, budgetNs: 16_666_667, id: "t")
+    let labels = try Fixture.yAxisLabels(chart)
+    let top = try #require(labels.max())
+    // Ticks reach 0.0575 ms; the axis stops at the next round step, far under 16.67.
+    #expect(top >= stats.max / 1e6 && top <= 2 * stats.max / 1e6, "\(labels)")
+    #expect(labels.count >= 4, "\(labels)")
+    #expect(try Fixture.budgetLineY(chart) == nil)
+    let times = NumberFormat.fixed(16_666_667 / stats.p99, 0)
+    #expect(chart.contains(">&#8593; budget 16.67 ms: \(times)&#215; above the p99</text>"))
+    #expect(chart.contains("The 16.67 ms budget, \(times)&#215; above the p99, lies above"))
+    #expect(!chart.contains("clipped"))
+  }
+
+  /// Near the data, over it or inside it, the budget is a labelled line inside the plot, and
+  /// the axis reaches past it.
+  @Test(arguments: [6.5, 10, 25]) func budgetLineIsDrawnWhenInRange(_ baseMs: Double) throws {
+    let samples = Fixture.noisySamples(count: 300, baseMs: baseMs)
+    let chart = TickChart.render(samplesNs: samples, budgetNs: 16_666_667, id: "t")
+    let y = try #require(try Fixture.budgetLineY(chart), "\(baseMs) ms")
+    // The plot runs from y = 36 (top) to 230 (bottom).
+    #expect(y > 36 && y < 230, "\(y)")
+    #expect(chart.contains(">16.67 ms budget</text>"))
+    #expect(!chart.contains("&#8593; budget"))
+    let top = try #require(try Fixture.yAxisLabels(chart).max())
+    #expect(top > 16.67 && top >= TickStatistics(samples: samples).max / 1e6)
+  }
+
+  @Test func histogramMarksP50AndP99WithTheirValues() throws {
+    let samples = Fixture.noisySamples(count: 400, baseMs: 2, spikeMs: 3)
+    let stats = TickStatistics(samples: samples)
+    let histogram = TickHistogram.render(samplesNs: samples, budgetNs: 16_666_667)
+    #expect(histogram.contains(">p50 \(NumberFormat.ms(stats.p50)) ms</text>"), "\(stats)")
+    #expect(histogram.contains(">p99 \(NumberFormat.ms(stats.p99)) ms</text>"), "\(stats)")
+    // One line each, p50 left of p99.
+    let line = try Regex(#"<line class="quantile (p50|p99)" x1="([0-9.]+)""#)
+    let xs = Dictionary(
+      histogram.matches(of: line).compactMap { match -> (String, Double)? in
+        guard let name = match.output[1].substring, let x = match.output[2].substring,
+          let value = Double(x)
+        else { return nil }
+        return (String(name), value)
+      }, uniquingKeysWith: { first, _ in first })
+    let p50 = try #require(xs["p50"])
+    let p99 = try #require(xs["p99"])
+    #expect(p50 < p99)
+    #expect(Fixture.occurrences(of: "<line class=\"quantile ", in: histogram) == 2)
   }
 
   @Test func histogramMarksBudgetOnlyWhenInRange() {
@@ -318,8 +393,8 @@ private enum Fixture {
       #expect(html.contains(label), "\(label)")
     }
     #expect(html.contains("class=\"legend\"><title>eager</title>"))
-    #expect(html.contains("<td class=\"num\">1.00</td>"))
-    #expect(html.contains("<td class=\"num\">1.90</td>"))
+    #expect(html.contains("<td class=\"num\">1.00 <span class=\"fit\">(R&#178; 1.000)</span></td>"))
+    #expect(html.contains("<td class=\"num\">1.90 <span class=\"fit\">(R&#178; 1.000)</span></td>"))
     // feed/frames: p99 is 3.2 ms at 1k views and 32 ms at 10k.
     #expect(html.contains("<td class=\"num\">1000</td>"))
     #expect(Fixture.tagBalanceProblem(html) == nil)
@@ -329,6 +404,24 @@ private enum Fixture {
     let edited = renderHTML(report)
     #expect(edited.contains("10000 (all sizes fit)"))
     #expect(edited.contains("none fits"))
+  }
+
+  /// The size axis counts what the shape's size counts: a feed of 1000 is 1000 cells (11,000
+  /// views), a deep tree of 12 is 12 levels.
+  @Test(arguments: [
+    (Shape.feed, "cells"), (.deep, "depth"), (.wide, "children"), (.balanced, "views"),
+    (.random, "views"),
+  ])
+  func sweepAxesNameTheShapesUnit(_ shape: Shape, _ unit: String) {
+    let chart = SweepChart.render(
+      [Fixture.sweep(.coalesced, shape: shape, exponent: 1, scaleNs: 2_000)],
+      budgetNs: 16_666_667, colours: [:])
+    #expect(chart.contains(">size (\(unit))</text>"), "\(shape)")
+    #expect(Fixture.occurrences(of: "size (", in: chart) == 2, "axis and caption")
+    var report = Fixture.sampleReport()
+    report.sweeps = [Fixture.sweep(.eager, shape: shape, exponent: 1, scaleNs: 2_000)]
+    #expect(renderHTML(report).contains("<th class=\"num\">Sizes (\(unit))</th>"))
+    #expect(ReportTable.renderSweeps(report, style: .terminal).contains("10...10000 \(unit)"))
   }
 
   @Test func decadesAndLabels() {
@@ -348,6 +441,13 @@ private enum Fixture {
     let edges = RunReport(
       hz: 120, measurementOverheadNs: 2_500, environment: ["note": "edge cases"],
       results: [
+        // Far under the budget: the case the autoscaled tick axis is for.
+        Fixture.reportResult(
+          strategy: .bottomUp, size: 300,
+          samplesNs: Fixture.noisySamples(count: 600, baseMs: 0.05, spikeMs: 0.4, seed: 4),
+          hz: 120),
+        Fixture.reportResult(
+          size: 300, samplesNs: Fixture.noisySamples(count: 40, baseMs: 0.2, seed: 5), hz: 120),
         Fixture.reportResult(size: 1, samplesNs: [3e6], hz: 120),
         Fixture.reportResult(
           size: 2, samplesNs: [Double](repeating: 4e6, count: 40), hz: 120),

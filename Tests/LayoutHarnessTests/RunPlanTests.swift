@@ -1,3 +1,4 @@
+import BenchSupport
 import Testing
 
 @testable import LayoutHarness
@@ -115,8 +116,41 @@ struct RunPlanTests {
     #expect(sweep.sizes == [10, 100, 1000, 10_000])
     #expect(abs((sweep.p50Exponent ?? 0) - 1.5) < 1e-9)
     #expect(abs((sweep.p99Exponent ?? 0) - 1.5) < 1e-9)
+    // An exact power law: both fits are perfect.
+    #expect(abs((sweep.p50FitR2 ?? 0) - 1) < 1e-9)
+    #expect(abs((sweep.p99FitR2 ?? 0) - 1) < 1e-9)
     // p99 at 1000: 2 * 100 * 31,623 ns = 6.3 ms (fits); at 10,000: 200 ms (does not).
     #expect(sweep.largestSizeWithinBudget == 1000)
+    // Two sizes give an exponent but no R².
+    let short = SweepResult(
+      fitting: Array(rows.prefix(2)), strategy: .coalesced, shape: .feed, mutation: .text,
+      budgetNs: 16_666_667)
+    #expect(short.p50Exponent != nil && short.p50FitR2 == nil && short.p99FitR2 == nil)
+  }
+
+  @Test func theSweepTableShowsEachExponentWithItsFit() {
+    func sweep(sizes: [Int], p50: [Double]) -> SweepResult {
+      let x = sizes.map(Double.init)
+      return SweepResult(
+        strategy: .coalesced, shape: .wide, mutation: .text, sizes: sizes, p50Ns: p50,
+        p99Ns: p50.map { $0 * 2 }, p50Exponent: loglogSlope(x, p50),
+        p99Exponent: loglogSlope(x, p50.map { $0 * 2 }), largestSizeWithinBudget: sizes.last,
+        p50FitR2: loglogFitR2(x, p50), p99FitR2: loglogFitR2(x, p50.map { $0 * 2 }))
+    }
+    var report = RunReport(hz: 60, measurementOverheadNs: 0, environment: [:], results: [])
+    report.sweeps = [
+      sweep(sizes: [10, 100, 1000], p50: [1e4, 1.3e5, 9e5]),
+      sweep(sizes: [10, 100], p50: [1e4, 1e5]),
+    ]
+    for style in [ReportTable.Style.terminal, .markdown] {
+      let table = ReportTable.renderSweeps(report, style: style)
+      // log10 costs 4, 5.114, 5.954 against 1, 2, 3: slope 0.98, R² 0.994.
+      #expect(table.contains("0.98 (R\u{B2} 0.994)"), "\(table)")
+      #expect(table.contains("1.00 (R\u{B2} -)"), "\(table)")
+    }
+    let html = renderHTML(report)
+    #expect(html.contains("0.98 <span class=\"fit\">(R&#178; 0.994)</span>"))
+    #expect(html.contains("1.00 <span class=\"fit\">(R&#178; &#8211;)</span>"))
   }
 
   func pow15(_ x: Double) -> Double { x * x.squareRoot() }

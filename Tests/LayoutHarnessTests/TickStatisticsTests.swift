@@ -1,5 +1,6 @@
 @testable import LayoutHarness
 import BenchSupport
+import Foundation
 import Testing
 
 /// Statistics with answers worked out by hand.
@@ -49,6 +50,25 @@ import Testing
     #expect(abs(quadratic - 2) < 1e-12)
     #expect(loglogSlope([10], [1]) == nil)
     #expect(loglogSlope([10, 10], [1, 2]) == nil)
+  }
+
+  @Test func loglogFitR2IsOneOnAPowerLawAndLessOnNoise() throws {
+    let x: [Double] = [10, 30, 100, 300, 1000]
+    let exact = try #require(loglogFitR2(x, x.map { 7 * pow($0, 1.3) }))
+    #expect(abs(exact - 1) < 1e-12)
+    // The same law with a deterministic scatter of up to 30% either way.
+    let scatter = [1.3, 0.75, 1.15, 0.8, 1.25]
+    let noisy = try #require(loglogFitR2(x, zip(x, scatter).map { 7 * pow($0, 1.3) * $1 }))
+    #expect(noisy < 0.999 && noisy > 0.9, "\(noisy)")
+    // Worked by hand: logs (0, 1, 2) against (0, 1, 1); sxy = 1, sxx = 2, syy = 2/3.
+    let bent = try #require(loglogFitR2([1, 10, 100], [1, 10, 10]))
+    #expect(abs(bent - 0.75) < 1e-12)
+    // Equal costs at every size: the flat line fits them exactly.
+    #expect(loglogFitR2(x, x.map { _ in 5e5 }) == 1)
+    // Two sizes always fit; no spread in x has no line.
+    #expect(loglogFitR2([10, 100], [1, 3]) == nil)
+    #expect(loglogFitR2([10, 10, 10], [1, 2, 3]) == nil)
+    #expect(loglogFitR2([10, 100, 1000], [1, 0, 3]) == nil)
   }
 
   @Test func numbersReadTheSameEverywhere() {

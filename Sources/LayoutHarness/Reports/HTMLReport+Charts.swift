@@ -151,33 +151,65 @@ enum SVG {
   }
 }
 
-/// Where a chart's value axis stops. Samples up to twice the cap are all shown; a sample past
-/// that would squash the rest into a thin band, so the axis stops at the cap and the samples
-/// beyond it are clipped and counted instead.
+/// Where a chart's value axis stops. The samples set it, not the budget: a run far under its
+/// budget must still fill the chart, or every tick sits on the zero line. The cap is 1.5
+/// times the p99 (or past the budget when that is near). Samples up to twice the cap are all
+/// shown; a sample past that would squash the rest into a thin band, so the axis stops at the
+/// largest sample under the cap and those above it are clipped and marked instead.
 struct OutlierCap {
   var samplesMs: [Double]
   var maxMs: Double
+  /// The largest sample at or under the cap: where the data shown ends when outliers clip.
+  var largestUnderCapMs: Double
+  var p50Ms: Double
+  var p99Ms: Double
   var capMs: Double
+  /// Whether the budget is close enough to the data to share an axis with it: within three
+  /// times the top of the data, which then still fills a third of the chart. Farther up,
+  /// showing it would flatten the data against the floor.
+  var budgetIsNear: Bool
 
   init(samplesNs: [Double], budgetMs: Double) {
     // A non-finite sample is a measurement fault; plotting it as zero keeps the chart drawable.
     samplesMs = samplesNs.map { $0.isFinite ? max($0, 0) / 1e6 : 0 }
     let sorted = samplesMs.sorted()
     maxMs = sorted.last ?? 0
-    let p99 = sorted.isEmpty ? 0 : percentile(sorted, 0.99)
-    capMs = max(budgetMs * 1.2, p99 * 1.5)
+    p50Ms = sorted.isEmpty ? 0 : percentile(sorted, 0.50)
+    p99Ms = sorted.isEmpty ? 0 : percentile(sorted, 0.99)
+    let dataCap = p99Ms * 1.5
+    let dataTop = maxMs > 2 * dataCap ? sorted.last { $0 <= dataCap } ?? 0 : maxMs
+    budgetIsNear = budgetMs > 0 && budgetMs <= 3 * dataTop
+    // Near the budget, spikes a little over it are the story: the cap leaves room for them.
+    let capMs = budgetIsNear ? max(dataCap, budgetMs * 1.2) : dataCap
+    self.capMs = capMs
+    largestUnderCapMs = sorted.last { $0 <= capMs } ?? 0
   }
 
   var clips: Bool { maxMs > 2 * capMs }
 
-  /// The top of the data to show: the largest sample, or the cap when outliers exceed it.
-  var dataTopMs: Double { clips ? capMs : maxMs }
+  /// The top of the data to show: the largest sample, or when outliers clip the largest
+  /// one under the cap, so that the rest fills the chart. The p99 stays in range even when
+  /// it is interpolated towards an outlier, past every sample under the cap.
+  var dataTopMs: Double { clips ? max(largestUnderCapMs, p99Ms) : maxMs }
+
+  /// "40× above the p99", for a budget too far above the data to draw.
+  func budgetDistance(_ budgetMs: Double) -> String {
+    guard p99Ms > 0 else { return "above every tick" }
+    let times = budgetMs / p99Ms
+    return "\(NumberFormat.fixed(times, times >= 10 ? 0 : 1))&#215; above the p99"
+  }
 }
 
 // MARK: - Per-tick cost over time
 
-/// A line of each tick's cost in order, with the budget as a dashed line; the line turns red
-/// above the budget, and isolated ticks over it get red points.
+/// A line of each tick's cost in order against a linear ms axis fitted to the data. The
+/// budget is a dashed line when it is near the data (the line turns red above it, and
+/// isolated ticks over it get red points), and a note at the top edge when it is far above.
+///
+/// The axis stays linear rather than log: the chart is read for jitter and spikes, and on a
+/// linear axis a tick twice as slow stands twice as tall and zero sits at the floor. A log
+/// axis would make a budget 40 times the data fit, but it shrinks spikes to a few pixels and
+/// needs a made-up floor for zero; the note says how far the budget is instead.
 enum TickChart {
   static let caption = "Cost of each measured tick, in order"
 
@@ -187,10 +219,13 @@ enum TickChart {
     let budget = budgetNs / 1e6
     let cap = OutlierCap(samplesNs: samplesNs, budgetMs: budget)
     let ms = cap.samplesMs
-    let frame = ChartFrame(width: 600, height: 260, left: 58, right: 16, top: 26, bottom: 40)
-    // The budget stays in view: headroom is what the chart is for.
-    let dataTop = cap.clips ? cap.capMs : cap.maxMs * 1.05
-    let yTicks = AxisTicks(low: 0, high: max(budget * 1.15, dataTop, 1e-6), count: 5)
+    let frame = ChartFrame(width: 600, height: 270, left: 58, right: 16, top: 36, bottom: 40)
+    // Headroom over the largest sample, and over the budget when it shares the axis; a
+    // microsecond floor keeps an all-zero run drawable.
+    let dataTop = cap.dataTopMs * 1.05
+    let top = cap.budgetIsNear ? max(dataTop, budget * 1.15) : dataTop
+    let yTicks = AxisTicks(low: 0, high: max(top, 0.001), count: 5)
+    let budgetShown = budget > 0 && budget <= yTicks.high
     let xTicks = AxisTicks(low: 0, high: Double(max(ms.count - 1, 1)), count: 6, minimumStep: 1)
     let x = ChartScale(low: 0, high: xTicks.high, from: frame.plotLeft, to: frame.plotRight)
     let y = ChartScale(low: 0, high: yTicks.high, from: frame.plotBottom, to: frame.plotTop)
@@ -202,47 +237,73 @@ enum TickChart {
     svg += SVG.text(frame.plotLeft - 6, frame.plotTop - 12, "ms", anchor: "end", cls: "title")
     svg += SVG.text(frame.plotRight, frame.height - 6, "tick", anchor: "end", cls: "title")
 
-    let budgetY = y(budget)
     let shown = visibleIndices(count: ms.count, values: ms, columns: Int(frame.plotWidth))
     let points = SVG.points(shown.map { (x(Double($0)), clampedY(ms[$0])) })
     svg += "<polyline class=\"series\" points=\"\(points)\"/>\n"
-    // The same line again, red and clipped to the band above the budget: every stretch over
-    // budget shows red even when thousands of ticks are.
-    let clipID = "over-\(id)"
-    svg += "<clipPath id=\"\(clipID)\"><rect x=\"\(SVG.n(frame.plotLeft))\" y=\"0\" "
-    svg += "width=\"\(SVG.n(frame.plotWidth))\" height=\"\(SVG.n(max(budgetY, 0)))\"/></clipPath>\n"
-    svg += "<polyline class=\"series over-line\" clip-path=\"url(#\(clipID))\" "
-    svg += "points=\"\(points)\"/>\n"
+    if budgetShown {
+      // The same line again, red and clipped to the band above the budget: every stretch
+      // over budget shows red even when thousands of ticks are.
+      let clipID = "over-\(id)"
+      svg += "<clipPath id=\"\(clipID)\"><rect x=\"\(SVG.n(frame.plotLeft))\" y=\"0\" "
+      svg += "width=\"\(SVG.n(frame.plotWidth))\" height=\"\(SVG.n(max(y(budget), 0)))\"/>"
+      svg += "</clipPath>\n<polyline class=\"series over-line\" clip-path=\"url(#\(clipID))\" "
+      svg += "points=\"\(points)\"/>\n"
+    }
     // Short runs get a marker per tick so a lone sample is still visible.
     if ms.count <= 60 {
-      for (i, value) in ms.enumerated() where value <= budget {
-        svg += SVG.circle(x(Double(i)), clampedY(value), r: 2.5, cls: "point")
+      for (i, value) in ms.enumerated() where value <= min(budget, yTicks.high) {
+        svg += SVG.circle(x(Double(i)), y(value), r: 2.5, cls: "point")
       }
     }
     // Isolated spikes get a red point with the exact cost as a tooltip; when most ticks are
     // over, points would only bury the line.
-    let markers = overBudgetMarkers(ms, budget: budget, x: x)
-    if markers.count <= 60 {
-      for i in markers {
-        let title = "<title>tick \(i): \(NumberFormat.fixed(ms[i], 3)) ms</title>"
+    let over = worstPerColumn(ms, above: budget, x: x).filter { ms[$0] <= yTicks.high }
+    if over.count <= 60 {
+      for i in over {
         svg += "<circle class=\"over\" cx=\"\(SVG.n(x(Double(i))))\" "
-        svg += "cy=\"\(SVG.n(clampedY(ms[i])))\" r=\"3\">\(title)</circle>\n"
+        svg += "cy=\"\(SVG.n(y(ms[i])))\" r=\"3\">\(tickTitle(i, ms[i]))</circle>\n"
       }
     }
+    // Clipped ticks get a triangle on the top edge, red when they are also over budget.
+    for i in worstPerColumn(ms, above: yTicks.high, x: x) {
+      let cx = x(Double(i))
+      let top = frame.plotTop
+      let cls = ms[i] > budget ? "clipped over" : "clipped"
+      svg += "<path class=\"\(cls)\" d=\"M\(SVG.n(cx - 4)),\(SVG.n(top + 7))L\(SVG.n(cx)),"
+      svg +=
+        "\(SVG.n(top + 1))L\(SVG.n(cx + 4)),\(SVG.n(top + 7))Z\">\(tickTitle(i, ms[i]))</path>\n"
+    }
 
-    svg += SVG.line(frame.plotLeft, budgetY, frame.plotRight, budgetY, cls: "budget")
-    svg += SVG.budgetLabel(
-      frame.plotRight - 4, budgetY - 5, "\(NumberFormat.ms(budgetNs)) ms budget")
+    var note = caption + " (\(ms.count) tick\(ms.count == 1 ? "" : "s"))."
+    if budgetShown {
+      let budgetY = y(budget)
+      svg += SVG.line(frame.plotLeft, budgetY, frame.plotRight, budgetY, cls: "budget")
+      svg += SVG.budgetLabel(
+        frame.plotRight - 4, budgetY - 5, "\(NumberFormat.ms(budgetNs)) ms budget")
+    } else if budget > 0 {
+      // Far above: a note at the top edge says where the budget is, pointing up.
+      let distance = cap.budgetDistance(budget)
+      svg += SVG.text(
+        frame.plotRight, frame.plotTop - 9,
+        "&#8593; budget \(NumberFormat.ms(budgetNs)) ms: \(distance)", anchor: "end",
+        cls: "budget-label")
+      note += " The \(NumberFormat.ms(budgetNs)) ms budget, \(distance), lies above the range"
+      note += " shown."
+    }
     svg += "</svg>\n"
 
     let clipped = ms.filter { $0 > yTicks.high }.count
-    var note = caption + " (\(ms.count) tick\(ms.count == 1 ? "" : "s"))."
     if clipped > 0 {
       note += " <span class=\"clip\">\(clipped) tick\(clipped == 1 ? "" : "s") above "
-      note += "\(yTicks.label(yTicks.high)) ms clipped at the top edge (max "
+      note += "\(yTicks.label(yTicks.high)) ms clipped at the top edge, marked &#9650; (max "
       note += "\(NumberFormat.fixed(cap.maxMs, 2)) ms).</span>"
     }
     return "<figure class=\"chart\">\n\(svg)<figcaption>\(note)</figcaption></figure>\n"
+  }
+
+  /// A tooltip with a tick's exact cost.
+  static func tickTitle(_ index: Int, _ ms: Double) -> String {
+    "<title>tick \(index): \(NumberFormat.fixed(ms, 3)) ms</title>"
   }
 
   /// The sample indices to draw. Past two per pixel column, each column keeps only its lowest
@@ -267,11 +328,12 @@ enum TickChart {
     return indices
   }
 
-  /// Ticks over budget, at most one per pixel column (the worst), in tick order.
-  static func overBudgetMarkers(_ ms: [Double], budget: Double, x: ChartScale) -> [Int] {
+  /// Ticks above `threshold` (the budget, or the top of the axis), at most one per pixel
+  /// column (the worst), in tick order.
+  static func worstPerColumn(_ ms: [Double], above threshold: Double, x: ChartScale) -> [Int] {
     var markers: [Int] = []
     var lastColumn = Int.min
-    for (i, value) in ms.enumerated() where value > budget {
+    for (i, value) in ms.enumerated() where value > threshold {
       let column = Int(x(Double(i)).rounded(.down))
       if column == lastColumn, let last = markers.last {
         if value > ms[last] { markers[markers.count - 1] = i }
@@ -286,8 +348,8 @@ enum TickChart {
 
 // MARK: - Histogram
 
-/// How tick costs are distributed: about 30 equal bins on a linear ms axis, the budget as a
-/// vertical line when it falls in the range shown.
+/// How tick costs are distributed: about 30 equal bins on a linear ms axis, p50 and p99 as
+/// labelled lines, and the budget as a vertical line when it falls in the range shown.
 enum TickHistogram {
   static let caption = "Distribution of tick costs"
   static let binCount = 30
@@ -320,7 +382,8 @@ enum TickHistogram {
       }
     }
 
-    let frame = ChartFrame(width: 600, height: 260, left: 58, right: 16, top: 26, bottom: 40)
+    // The same frame as the tick chart's, so the two line up side by side.
+    let frame = ChartFrame(width: 600, height: 270, left: 58, right: 16, top: 36, bottom: 40)
     let yTicks = AxisTicks(
       low: 0, high: Double(max(counts.max() ?? 1, 1)), count: 4, minimumStep: 1)
     let x = ChartScale(
@@ -345,8 +408,25 @@ enum TickHistogram {
     svg += SVG.text(frame.plotLeft - 6, frame.plotTop - 12, "ticks", anchor: "end", cls: "title")
     svg += SVG.text(frame.plotRight, frame.height - 6, "ms", anchor: "end", cls: "title")
 
+    // p50 and p99 over the bars, their values above the plot: one row each, so the labels
+    // never collide however close the two are (all ticks equal puts them on one line).
+    for (name, valueMs, row) in [("p50", cap.p50Ms, 18.0), ("p99", cap.p99Ms, 5.0)] {
+      let qx = x(valueMs)
+      svg += SVG.line(qx, frame.plotTop, qx, frame.plotBottom, cls: "quantile \(name)")
+      let label = "\(name) \(NumberFormat.ms(valueMs * 1e6)) ms"
+      // Centred on the line unless that runs off an edge; then it is aligned to the edge,
+      // which needs no exact text width (about 7px a character in bold 11px is generous).
+      let half = Double(label.count) * 3.5
+      let (lx, anchor) =
+        qx + half > frame.width - 2
+        ? (frame.width - 2, "end")
+        : qx - half < frame.plotLeft ? (frame.plotLeft, "start") : (qx, "middle")
+      svg += SVG.text(lx, frame.plotTop - row, label, anchor: anchor, cls: "quantile-label")
+    }
+
     var note =
-      caption + " (\(binCount) bins of \(NumberFormat.fixed(width, xTicks.digits + 1)) ms)."
+      caption + " (\(binCount) bins of \(NumberFormat.fixed(width, xTicks.digits + 1)) ms);"
+    note += " lines at p50 (solid) and p99 (dotted)."
     if budget >= xTicks.low && budget <= xTicks.high {
       let bx = x(budget)
       svg += SVG.line(bx, frame.plotTop, bx, frame.plotBottom, cls: "budget")
@@ -382,7 +462,10 @@ enum SweepChart {
   static func render(_ sweeps: [SweepResult], budgetNs: Double, colours: [String: String])
     -> String
   {
-    let caption = "p99 (solid) and p50 (dashed) tick cost against size, log10 axes"
+    // A chart shows one shape (the page groups sweeps by shape), so the axis takes its unit.
+    let shapes = Set(sweeps.map(\.shape))
+    let size = shapes.count == 1 ? "size (\(shapes.first?.sizeUnit ?? "views"))" : "size"
+    let caption = "p99 (solid) and p50 (dashed) tick cost against \(size), log10 axes"
     let budget = budgetNs / 1e6
     var sizes: [Double] = []
     var costs: [Double] = budget > 0 ? [budget] : []
@@ -423,7 +506,7 @@ enum SweepChart {
         frame.plotLeft - 6, y(pow(10, Double(decade))) + 4, costLabel(decade), anchor: "end")
     }
     svg += frame.axes
-    svg += SVG.text(frame.plotRight, frame.height - 6, "size (views)", anchor: "end", cls: "title")
+    svg += SVG.text(frame.plotRight, frame.height - 6, size, anchor: "end", cls: "title")
     svg += SVG.text(frame.plotLeft - 6, frame.plotTop - 8, "tick cost", anchor: "end", cls: "title")
 
     if budget > 0 {

@@ -151,7 +151,9 @@ struct HTMLReportPage {
     html += "<h2>Size sweeps</h2>\n"
     html += "<p class=\"note\">Tick cost against scene size, both axes log10. Solid lines are "
     html += "p99, dashed lines p50. The exponent is the least-squares slope of log cost "
-    html += "against log size: 1 means linear growth, 2 quadratic.</p>\n"
+    html += "against log size: 1 means linear growth, 2 quadratic. R&#178; says how well that "
+    html += "line fits: near 1, one power law holds across the sizes; lower, the exponent "
+    html += "averages over a bend or noise. Fewer than three sizes have no R&#178;.</p>\n"
     // One colour per strategy across every sweep chart, so a strategy reads the same
     // everywhere; sorted names keep the assignment stable.
     let strategies = Array(Set(report.sweeps.map(\.strategy.rawValue))).sorted()
@@ -183,7 +185,9 @@ struct HTMLReportPage {
   }
 
   private mutating func writeSweepTable(_ group: [SweepResult]) {
-    html += "<table class=\"sweep\">\n<thead><tr><th>Strategy</th><th class=\"num\">Sizes</th>"
+    let unit = group.first?.shape.sizeUnit ?? "views"
+    html += "<table class=\"sweep\">\n<thead><tr><th>Strategy</th>"
+    html += "<th class=\"num\">Sizes (\(unit))</th>"
     html += "<th class=\"num\">p50 exponent</th><th class=\"num\">p99 exponent</th>"
     html += "<th class=\"num\">Largest size within budget</th></tr></thead>\n<tbody>\n"
     for sweep in group {
@@ -201,16 +205,18 @@ struct HTMLReportPage {
       }
       html +=
         "<tr><td>\(HTMLText.escape(sweep.strategy.rawValue))</td><td class=\"num\">\(range)</td>"
-      html += "<td class=\"num\">\(exponent(sweep.p50Exponent))</td>"
-      html += "<td class=\"num\">\(exponent(sweep.p99Exponent))</td>"
+      html += "<td class=\"num\">\(exponent(sweep.p50Exponent, r2: sweep.p50FitR2))</td>"
+      html += "<td class=\"num\">\(exponent(sweep.p99Exponent, r2: sweep.p99FitR2))</td>"
       html += "<td class=\"num\">\(largest)</td></tr>\n"
     }
     html += "</tbody>\n</table>\n"
   }
 
-  private func exponent(_ value: Double?) -> String {
+  /// The exponent with its fit's R² in smaller print, as the terminal table has it.
+  private func exponent(_ value: Double?, r2: Double?) -> String {
     guard let value, value.isFinite else { return "&#8211;" }
-    return NumberFormat.fixed(value, 2)
+    let fit = r2.map { NumberFormat.fixed($0, 3) } ?? "&#8211;"
+    return "\(NumberFormat.fixed(value, 2)) <span class=\"fit\">(R&#178; \(fit))</span>"
   }
 
   // MARK: - Per-run sections
@@ -371,6 +377,7 @@ enum HTMLReportStyle {
     .verdict-warning { color: #9a6700; background: #fff8c5; }
     .verdict-critical { color: #a40e26; background: #ffebe9; }
     .other { color: #57606a; font-size: 12px; white-space: nowrap; }
+    .fit { color: #57606a; font-size: 12px; }
     .bad { color: #a40e26; font-weight: 600; }
     p.note, p.meta { color: #57606a; font-size: 13px; margin: 4px 0; }
     p.none { color: #57606a; font-style: italic; }
@@ -403,6 +410,11 @@ enum HTMLReportStyle {
     svg text.budget-label { fill: #d62728; font-weight: 600; }
     svg .label-plate { fill: #fff; fill-opacity: 0.9; }
     svg .over-line { stroke: #d62728; }
+    svg .quantile { stroke: #1f2328; stroke-width: 1.25; }
+    svg .quantile.p99 { stroke-dasharray: 2 2; }
+    svg text.quantile-label { fill: #1f2328; font-weight: 600; }
+    svg .clipped { fill: #0072B2; }
+    svg .clipped.over { fill: #d62728; }
     svg .sweep-line { fill: none; stroke-width: 2; }
     svg .legend-swatch { stroke-width: 2; }
 

@@ -92,7 +92,7 @@ public enum ReportTable {
     }
   }
 
-  /// A sweep's fitted exponents and largest size within the budget.
+  /// A sweep's fitted exponents, each with its fit's R², and largest size within the budget.
   public static func renderSweeps(_ report: RunReport, style: Style) -> String {
     guard !report.sweeps.isEmpty else { return "" }
     let header = [
@@ -102,9 +102,9 @@ public enum ReportTable {
     let rows = report.sweeps.map { sweep in
       [
         "\(sweep.shape)/\(sweep.mutation)", sweep.strategy.rawValue,
-        "\(sweep.sizes.first ?? 0)...\(sweep.sizes.last ?? 0)",
-        sweep.p50Exponent.map { NumberFormat.fixed($0, 2) } ?? "-",
-        sweep.p99Exponent.map { NumberFormat.fixed($0, 2) } ?? "-",
+        "\(sweep.sizes.first ?? 0)...\(sweep.sizes.last ?? 0) \(sweep.shape.sizeUnit)",
+        exponent(sweep.p50Exponent, r2: sweep.p50FitR2),
+        exponent(sweep.p99Exponent, r2: sweep.p99FitR2),
         sweep.largestSizeWithinBudget.map(String.init) ?? "none",
       ]
     }
@@ -123,6 +123,14 @@ public enum ReportTable {
       .joined(separator: "  ")
     }
     return ([render(header)] + rows.map(render)).joined(separator: "\n") + "\n"
+  }
+
+  /// "1.02 (R² 0.998)": an exponent means little without how well its line fits. A ladder of
+  /// two sizes has an exponent but no R² ("-"), since two points always fit.
+  static func exponent(_ value: Double?, r2: Double?) -> String {
+    guard let value else { return "-" }
+    let fit = r2.map { NumberFormat.fixed($0, 3) } ?? "-"
+    return "\(NumberFormat.fixed(value, 2)) (R\u{B2} \(fit))"
   }
 }
 

@@ -141,10 +141,16 @@ public struct SweepResult: Codable, Hashable, Sendable {
   public var p99Exponent: Double?
   /// The largest measured size whose p99 tick fits the budget (nil: none does).
   public var largestSizeWithinBudget: Int?
+  /// How well each exponent's line fits, as R² of the log-log fit: near 1, one power law
+  /// describes the ladder; lower, the exponent averages over a bend or noise. nil with
+  /// fewer than three sizes, and in reports from before it was recorded.
+  public var p50FitR2: Double? = nil
+  public var p99FitR2: Double? = nil
 
   public init(
     strategy: StrategyKind, shape: Shape, mutation: MutationKind, sizes: [Int], p50Ns: [Double],
-    p99Ns: [Double], p50Exponent: Double?, p99Exponent: Double?, largestSizeWithinBudget: Int?
+    p99Ns: [Double], p50Exponent: Double?, p99Exponent: Double?, largestSizeWithinBudget: Int?,
+    p50FitR2: Double? = nil, p99FitR2: Double? = nil
   ) {
     self.strategy = strategy
     self.shape = shape
@@ -155,6 +161,8 @@ public struct SweepResult: Codable, Hashable, Sendable {
     self.p50Exponent = p50Exponent
     self.p99Exponent = p99Exponent
     self.largestSizeWithinBudget = largestSizeWithinBudget
+    self.p50FitR2 = p50FitR2
+    self.p99FitR2 = p99FitR2
   }
 }
 

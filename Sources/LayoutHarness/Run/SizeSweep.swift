@@ -74,18 +74,19 @@ public struct SizeSweep: Sendable {
 }
 
 extension SweepResult {
-  /// One strategy's ladder: p50 and p99 per size, their log-log exponents, and the largest
-  /// size whose p99 fits `budgetNs`.
+  /// One strategy's ladder: p50 and p99 per size, their log-log exponents with the fits'
+  /// R², and the largest size whose p99 fits `budgetNs`.
   public init(
     fitting rows: [RunResult], strategy: StrategyKind, shape: Shape, mutation: MutationKind,
     budgetNs: Double
   ) {
     let x = rows.map { Double($0.size) }
+    let p50 = rows.map(\.tickNs.p50)
+    let p99 = rows.map(\.tickNs.p99)
     self.init(
       strategy: strategy, shape: shape, mutation: mutation, sizes: rows.map(\.size),
-      p50Ns: rows.map(\.tickNs.p50), p99Ns: rows.map(\.tickNs.p99),
-      p50Exponent: loglogSlope(x, rows.map(\.tickNs.p50)),
-      p99Exponent: loglogSlope(x, rows.map(\.tickNs.p99)),
-      largestSizeWithinBudget: rows.filter { $0.tickNs.p99 <= budgetNs }.map(\.size).max())
+      p50Ns: p50, p99Ns: p99, p50Exponent: loglogSlope(x, p50), p99Exponent: loglogSlope(x, p99),
+      largestSizeWithinBudget: rows.filter { $0.tickNs.p99 <= budgetNs }.map(\.size).max(),
+      p50FitR2: loglogFitR2(x, p50), p99FitR2: loglogFitR2(x, p99))
   }
 }

@@ -16,7 +16,18 @@ public enum Shape: String, Sendable, ReportName {
 }
 
 extension Shape {
-  /// What a scenario's size counts for this shape.
+  /// What `size` counts for this shape, as a sweep chart's size axis names it: a feed of
+  /// 1000 is 11,000 views, so "views" would misread it by a factor of eleven.
+  var sizeUnit: String {
+    switch self {
+    case .feed: "cells"
+    case .deep: "depth"
+    case .wide: "children"
+    case .balanced, .random: "views"
+    }
+  }
+
+  /// One unit of `size`, for costs per unit ("per cell").
   public var unitName: String {
     switch self {
     case .deep: "level"
