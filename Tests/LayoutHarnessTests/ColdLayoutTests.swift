@@ -61,4 +61,32 @@ struct ColdLayoutTests {
     #expect(row.verdict == .notJudged && abs(row.change - 2) < 1e-9)
     #expect(!comparison.regressions.contains { $0.metric == "cold" })
   }
+
+  @Test func aSweepFitsTheColdLayoutsGrowth() throws {
+    var settings = RunSettings(
+      strategies: [.bottomUp], ticks: 2, warmupTicks: 0, timeLimitNs: nil, minimumTicks: 2)
+    settings.coldBuilds = 1
+    let runner = ScenarioRunner(settings: settings)
+    var rows: [RunResult] = []
+    for size in [4, 8, 16] {
+      rows += try runner.run(Scenario(shape: .feed, size: size, mutation: .idle)).results
+    }
+    // Replace the measured times with an exact power law, so the fit is checked exactly.
+    for i in rows.indices {
+      let size = Double(rows[i].size)
+      rows[i].cold = ColdLayout(
+        samplesNs: [1000 * size * size.squareRoot()], unitCount: rows[i].size,
+        bytesPerView: nil)
+    }
+    let sweep = SweepResult(
+      fitting: rows, strategy: .bottomUp, shape: .feed, mutation: .idle, budgetNs: 1e9)
+    #expect(abs((sweep.coldExponent ?? 0) - 1.5) < 1e-9)
+    #expect(abs((sweep.coldFitR2 ?? 0) - 1) < 1e-9)
+    // 1000 * 16^1.5 ns = 64 us for 16 cells: 4 us per cell.
+    #expect(ReportTable.coldPerUnit(sweep) == "4.00 \u{B5}s per cell")
+    rows[1].cold = nil
+    let partial = SweepResult(
+      fitting: rows, strategy: .bottomUp, shape: .feed, mutation: .idle, budgetNs: 1e9)
+    #expect(partial.coldNs == nil && partial.coldExponent == nil)
+  }
 }

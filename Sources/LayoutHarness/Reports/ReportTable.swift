@@ -93,11 +93,19 @@ public enum ReportTable {
   }
 
   /// A sweep's fitted exponents, each with its fit's R², and largest size within the budget.
+  /// The cold layout of the ladder's largest size, per unit of size ("452 µs per cell").
+  static func coldPerUnit(_ sweep: SweepResult) -> String {
+    guard let cold = sweep.coldNs?.last, let size = sweep.sizes.last, size > 0 else {
+      return "-"
+    }
+    return "\(NumberFormat.duration(cold / Double(size))) per \(sweep.shape.unitName)"
+  }
+
   public static func renderSweeps(_ report: RunReport, style: Style) -> String {
     guard !report.sweeps.isEmpty else { return "" }
     let header = [
       "shape/mutation", "strategy", "sizes", "p50 exponent", "p99 exponent",
-      "largest within budget",
+      "largest within budget", "cold exponent", "cold per unit at largest",
     ]
     let rows = report.sweeps.map { sweep in
       [
@@ -106,6 +114,8 @@ public enum ReportTable {
         exponent(sweep.p50Exponent, r2: sweep.p50FitR2),
         exponent(sweep.p99Exponent, r2: sweep.p99FitR2),
         sweep.largestSizeWithinBudget.map(String.init) ?? "none",
+        exponent(sweep.coldExponent, r2: sweep.coldFitR2),
+        coldPerUnit(sweep),
       ]
     }
     if style == .markdown {

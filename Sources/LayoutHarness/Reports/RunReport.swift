@@ -146,6 +146,11 @@ public struct SweepResult: Codable, Hashable, Sendable {
   /// fewer than three sizes, and in reports from before it was recorded.
   public var p50FitR2: Double? = nil
   public var p99FitR2: Double? = nil
+  /// Cold layout (build + first layout) per size, its log-log exponent and fit; nil when a
+  /// size lacks it, and in reports from before it was measured.
+  public var coldNs: [Double]? = nil
+  public var coldExponent: Double? = nil
+  public var coldFitR2: Double? = nil
 
   public init(
     strategy: StrategyKind, shape: Shape, mutation: MutationKind, sizes: [Int], p50Ns: [Double],

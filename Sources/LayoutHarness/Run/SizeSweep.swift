@@ -75,7 +75,7 @@ public struct SizeSweep: Sendable {
 
 extension SweepResult {
   /// One strategy's ladder: p50 and p99 per size, their log-log exponents with the fits'
-  /// R², and the largest size whose p99 fits `budgetNs`.
+  /// R², the largest size whose p99 fits `budgetNs`, and the cold layout's growth.
   public init(
     fitting rows: [RunResult], strategy: StrategyKind, shape: Shape, mutation: MutationKind,
     budgetNs: Double
@@ -88,5 +88,11 @@ extension SweepResult {
       p50Ns: p50, p99Ns: p99, p50Exponent: loglogSlope(x, p50), p99Exponent: loglogSlope(x, p99),
       largestSizeWithinBudget: rows.filter { $0.tickNs.p99 <= budgetNs }.map(\.size).max(),
       p50FitR2: loglogFitR2(x, p50), p99FitR2: loglogFitR2(x, p99))
+    let cold = rows.compactMap { $0.cold?.p50Ns }
+    if !rows.isEmpty && cold.count == rows.count {
+      coldNs = cold
+      coldExponent = loglogSlope(x, cold)
+      coldFitR2 = loglogFitR2(x, cold)
+    }
   }
 }
