@@ -62,6 +62,16 @@ struct FindingTests {
         + "bottom-up: 64 sizeThatFits per tick, 3.0x slower than coalesced")
   }
 
+  @Test func idleTicksAreTheSameWorkWithNoPassAtAll() {
+    let none = ["solves": 0.0, "layoutRounds": 0.0]
+    let findings = Finding.all(
+      in: report([
+        result(.coalesced, p50: 1000, counters: none), result(.eager, p50: 1000, counters: none),
+      ]))
+    #expect(
+      findings.first?.text == "eager: the same work as coalesced (0.0 layout passes per tick)")
+  }
+
   @Test func withoutCoalescedThereIsNothingToCompareWith() {
     let findings = Finding.all(
       in: report([result(.eager, p50: 1, counters: [:]), result(.bottomUp, p50: 1, counters: [:])]))

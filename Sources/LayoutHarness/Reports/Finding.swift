@@ -53,8 +53,11 @@ public struct Finding: Sendable, Equatable {
       why += ", \(NumberFormat.fixed(again, again >= 10 ? 0 : 1)) frames set again"
     }
     if rounds.0 <= rounds.1 + 0.05 && solves.0 <= solves.1 + 0.05 {
-      // One change per tick: both lay out once, so eager can only differ by noise.
-      return "eager: the same work as coalesced (one layout pass per tick)"
+      // One change per tick (or none): both lay out as often, so eager can only differ by
+      // noise.
+      let passes =
+        rounds.1 == 1 ? "one layout pass" : "\(NumberFormat.fixed(rounds.1, 1)) layout passes"
+      return "eager: the same work as coalesced (\(passes) per tick)"
         + (abs(ratio - 1) <= sameTime ? "" : ", \(ratioText(ratio)) its time (noise)")
     }
     if abs(ratio - 1) <= sameTime { return "eager: \(why), about the same time" }

@@ -130,7 +130,7 @@ public enum ReportTable {
       cells.enumerated().map { i, cell in
         cell + String(repeating: " ", count: widths[i] - cell.count)
       }
-      .joined(separator: "  ")
+      .joined(separator: "  ").trimmingTrailingSpaces
     }
     return ([render(header)] + rows.map(render)).joined(separator: "\n") + "\n"
   }
