@@ -49,6 +49,7 @@ count() {
     --toggle-collect='$s11LayoutModel7RunLoopC4tickyyKF' \
     "$binary" run --shape "$shape" --size "$size" --mutation "$mutation" --per-tick "$per_tick" \
     --strategy "$strategy" --ticks "$1" --warmup 2 --seed "$seed" --quiet --no-verify \
+    --cold-builds 1 \
     >/dev/null 2>"$work/valgrind.log" || { cat "$work/valgrind.log" >&2; exit 1; }
   awk '/^(summary|totals):/ { print $2; exit }' "$out"
 }

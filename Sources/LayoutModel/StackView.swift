@@ -152,7 +152,8 @@ public class StackView: View {
   }
 
   override public func layoutSubviews() {
-    guard owner?.engine == nil else {
+    let window = owner
+    guard window?.engine == nil else {
       super.layoutSubviews()
       return
     }
@@ -173,7 +174,7 @@ public class StackView: View {
         frame = Rect(x: cursor, y: y, width: size.width, height: size.height)
         cursor += size.width + spacing
       }
-      child.assignFrame(frame)
+      child.assignFrame(frame, counting: window)
     }
   }
 

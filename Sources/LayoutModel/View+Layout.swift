@@ -74,7 +74,7 @@ extension View {
   /// Resizes the view to its fitting size for its current size (UIKit's `sizeToFit`).
   public func sizeToFit() {
     let size = fittingSize(for: frame.size)
-    assignFrame(Rect(origin: frame.origin, size: size))
+    assignFrame(Rect(origin: frame.origin, size: size), counting: owner)
   }
 
   /// Frame layout's invalidation: the fitting size of this view is stale, so is that of

@@ -125,7 +125,7 @@ public final class Window: View {
     for child in subviews {
       let height =
         child.sizeDependsOnChildren ? child.fittingSize(for: frame.size).height : frame.height
-      child.assignFrame(Rect(x: 0, y: 0, width: frame.width, height: height))
+      child.assignFrame(Rect(x: 0, y: 0, width: frame.width, height: height), counting: self)
     }
   }
 

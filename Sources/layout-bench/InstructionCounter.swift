@@ -70,7 +70,7 @@ struct InstructionCounter {
       result.mutation.rawValue, "--per-tick", "\(result.perTick)", "--strategy",
       result.strategy.rawValue,
       "--ticks", "\(ticks)", "--warmup", "2", "--seed", "\(result.seed)", "--quiet",
-      "--no-verify",
+      "--no-verify", "--cold-builds", "1",
     ]
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_DETERMINISTIC_HASHING"] = "1"

@@ -52,6 +52,13 @@ struct ScenarioOptions: ParsableArguments {
   @Option(help: "Seed of the scene and mutation generators.")
   var seed: UInt64 = 1
 
+  @Option(
+    help: """
+      Cold layouts (build + first layout) timed per strategy, at most (fewer once 0.2 s went \
+      into them). 1 makes the work of a run independent of the clock (instruction counts).
+      """)
+  var coldBuilds: Int = RunSettings().coldBuilds
+
   @Flag(help: "Skip the per-tick check that all strategies give the same frames.")
   var noVerify = false
 
@@ -73,6 +80,7 @@ struct ScenarioOptions: ParsableArguments {
     choices.warmup = warmup
     choices.hz = hz
     choices.verifyFrames = !noVerify
+    choices.coldBuilds = coldBuilds
     choices.quick = quick
     choices.inRounds = inRounds
     choices.ticksByScenario = ticksByScenario
@@ -127,6 +135,9 @@ struct ScenarioOptions: ParsableArguments {
     }
     if let scenarioTicks, RoundLength.decode(scenarioTicks) == nil {
       throw ValidationError("--scenario-ticks must be SCENARIO=TICKS,... (got '\(scenarioTicks)').")
+    }
+    if !(1...100).contains(coldBuilds) {
+      throw ValidationError("Please specify --cold-builds from 1 to 100 (got \(coldBuilds)).")
     }
     if mutation == .scroll, let shape, shape != .feed {
       throw ValidationError("Please use --mutation scroll with --shape feed (only feed scrolls).")

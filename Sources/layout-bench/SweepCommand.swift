@@ -56,7 +56,7 @@ struct Sweep: ParsableCommand {
       shapes: scenario.shape.map { [$0] }, sizes: try parsedSizes(),
       mutation: scenario.mutation ?? .text, perTick: scenario.perTick, seed: scenario.seed,
       strategies: scenario.strategy.kinds, ticks: scenario.ticks, warmup: scenario.warmup,
-      hz: scenario.hz, verifyFrames: !scenario.noVerify)
+      hz: scenario.hz, verifyFrames: !scenario.noVerify, coldBuilds: scenario.coldBuilds)
     let progress = Progress(quiet: output.quiet)
     let (report, timelines) = try onLargeStack { () throws -> (RunReport, [RunTimeline]) in
       do throws(RunError) {

@@ -61,7 +61,9 @@ class CountingView: View {
   override func layoutSubviews() {
     super.layoutSubviews()
     layouts += 1
-    if !usesAutoLayout, let first = subviews.first { first.assignFrame(childFrame) }
+    if !usesAutoLayout, let first = subviews.first {
+      first.assignFrame(childFrame, counting: window)
+    }
     onLayout?()
   }
 

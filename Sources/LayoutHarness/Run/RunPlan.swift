@@ -72,6 +72,8 @@ public struct RunPlan: Sendable {
     public var warmup = 10
     public var hz = 60
     public var verifyFrames = true
+    /// Cold layouts timed per strategy (``RunSettings/coldBuilds``).
+    public var coldBuilds = RunSettings().coldBuilds
     /// The smallest size of each shape, 20 ticks, at most 3 warm-up ticks.
     public var quick = false
     /// Every round of a run in rounds must do the same work (their counters are merged
@@ -91,7 +93,7 @@ public struct RunPlan: Sendable {
       strategies: choices.strategies, ticks: ticks,
       warmupTicks: choices.quick ? min(choices.warmup, 3) : choices.warmup, hz: choices.hz,
       timeLimitNs: fixed ? nil : timeLimitNs, minimumTicks: fixed ? ticks : minimumTimedTicks,
-      verifyFrames: choices.verifyFrames)
+      verifyFrames: choices.verifyFrames, coldBuilds: choices.coldBuilds)
     // A pilot's choice of ticks overrides the plan's for its scenario.
     func settingsFor(_ scenario: Scenario) -> RunSettings {
       guard let count = choices.ticksByScenario[scenario.description] else { return settings }

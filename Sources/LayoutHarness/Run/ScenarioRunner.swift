@@ -48,14 +48,16 @@ public struct RunSettings: Sendable {
   /// this machine's physical memory unless set.
   public var memoryBytes = Double(ProcessInfo.processInfo.physicalMemory)
   /// Cold layouts (build + first layout) timed per strategy, at most...
-  public var coldBuilds = 3
+  public var coldBuilds: Int
   /// ...and no more builds once this much time went into them (at least one build).
   public var coldTimeLimitNs: UInt64 = 200_000_000
 
   public init(
     strategies: [StrategyKind] = StrategyKind.allCases, ticks: Int = 120, warmupTicks: Int = 10,
-    hz: Int = 60, timeLimitNs: UInt64? = nil, minimumTicks: Int = 20, verifyFrames: Bool = true
+    hz: Int = 60, timeLimitNs: UInt64? = nil, minimumTicks: Int = 20, verifyFrames: Bool = true,
+    coldBuilds: Int = 3
   ) {
+    self.coldBuilds = coldBuilds
     self.strategies = strategies
     self.ticks = ticks
     self.warmupTicks = warmupTicks

@@ -21,7 +21,8 @@ public struct SizeSweep: Sendable {
   /// - Parameter ticks: fixed measured ticks per size; nil: ``defaultTicks``, time-limited.
   public init(
     shapes: [Shape]?, sizes: [Int], mutation: MutationKind, perTick: Int, seed: UInt64,
-    strategies: [StrategyKind], ticks: Int?, warmup: Int, hz: Int, verifyFrames: Bool
+    strategies: [StrategyKind], ticks: Int?, warmup: Int, hz: Int, verifyFrames: Bool,
+    coldBuilds: Int = RunSettings().coldBuilds
   ) {
     self.shapes = (shapes ?? RunPlan.defaultShapes).filter { Scenario.supports($0, mutation) }
     self.sizes = sizes.sorted()
@@ -32,7 +33,7 @@ public struct SizeSweep: Sendable {
       strategies: strategies, ticks: ticks ?? Self.defaultTicks, warmupTicks: warmup, hz: hz,
       timeLimitNs: ticks == nil ? RunPlan.timeLimitNs : nil,
       minimumTicks: ticks.map { min($0, RunPlan.minimumTimedTicks) } ?? RunPlan.minimumTimedTicks,
-      verifyFrames: verifyFrames)
+      verifyFrames: verifyFrames, coldBuilds: coldBuilds)
   }
 
   /// Runs the ladders; `before` is told each scenario before it runs (for notes on large
