@@ -37,8 +37,7 @@ import Testing
         done
         printf 'events: Ir\\nsummary: %d\\n' $((7000 + 500 * ticks)) > "$out"
         """
-      try script.write(toFile: fake, atomically: true, encoding: .utf8)
-      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+      try writeExecutable(script, to: fake)
 
       let counter = try InstructionCounter.locate(searching: directory.path + ":/usr/bin")
       #expect(counter.valgrind == fake)
@@ -70,5 +69,22 @@ import Testing
       InstructionCounter.totalInstructions(inCallgrindOutput: "events: Ir\nsummary: 123\n") == 123)
     #expect(InstructionCounter.totalInstructions(inCallgrindOutput: "totals: 45\n") == 45)
     #expect(InstructionCounter.totalInstructions(inCallgrindOutput: "events: Ir\n") == nil)
+  }
+}
+
+/// Writes an executable script through a descriptor that no child process can inherit:
+/// Foundation's writers leave theirs open across a fork, and a test running a process at
+/// the same moment then holds the script open for writing until its exec, so running the
+/// script failed with "Text file busy" (ETXTBSY) now and then under load.
+func writeExecutable(_ text: String, to path: String) throws {
+  let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+  guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+  defer { close(fd) }
+  let bytes = Array(text.utf8)
+  var written = 0
+  while written < bytes.count {
+    let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    guard n > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    written += n
   }
 }
