@@ -84,6 +84,12 @@ struct ColdLayoutTests {
     #expect(abs((sweep.coldFitR2 ?? 0) - 1) < 1e-9)
     // 1000 * 16^1.5 ns = 64 us for 16 cells: 4 us per cell.
     #expect(ReportTable.coldPerUnit(sweep) == "4.00 \u{B5}s per cell")
+    let html = renderHTML(
+      RunReport(
+        hz: 60, measurementOverheadNs: 0, environment: [:], results: rows, sweeps: [sweep]))
+    #expect(html.contains("<th class=\"num\">Cold exponent</th>"))
+    #expect(html.contains("1.50 <span class=\"fit\">(R&#178; 1.000)</span>"))
+    #expect(html.contains("4.00 \u{B5}s per cell"))
     rows[1].cold = nil
     let partial = SweepResult(
       fitting: rows, strategy: .bottomUp, shape: .feed, mutation: .idle, budgetNs: 1e9)

@@ -189,7 +189,9 @@ struct HTMLReportPage {
     html += "<table class=\"sweep\">\n<thead><tr><th>Strategy</th>"
     html += "<th class=\"num\">Sizes (\(unit))</th>"
     html += "<th class=\"num\">p50 exponent</th><th class=\"num\">p99 exponent</th>"
-    html += "<th class=\"num\">Largest size within budget</th></tr></thead>\n<tbody>\n"
+    html += "<th class=\"num\">Largest size within budget</th>"
+    html += "<th class=\"num\">Cold exponent</th><th class=\"num\">Cold at largest</th>"
+    html += "</tr></thead>\n<tbody>\n"
     for sweep in group {
       let range =
         if let low = sweep.sizes.min(), let high = sweep.sizes.max() {
@@ -207,7 +209,10 @@ struct HTMLReportPage {
         "<tr><td>\(HTMLText.escape(sweep.strategy.rawValue))</td><td class=\"num\">\(range)</td>"
       html += "<td class=\"num\">\(exponent(sweep.p50Exponent, r2: sweep.p50FitR2))</td>"
       html += "<td class=\"num\">\(exponent(sweep.p99Exponent, r2: sweep.p99FitR2))</td>"
-      html += "<td class=\"num\">\(largest)</td></tr>\n"
+      html += "<td class=\"num\">\(largest)</td>"
+      html += "<td class=\"num\">\(exponent(sweep.coldExponent, r2: sweep.coldFitR2))</td>"
+      let cold = ReportTable.coldPerUnit(sweep)
+      html += "<td class=\"num\">\(cold == "-" ? "&#8211;" : HTMLText.escape(cold))</td></tr>\n"
     }
     html += "</tbody>\n</table>\n"
   }
