@@ -137,6 +137,33 @@ private func sampleTimelines() -> [RunTimeline] {
     #expect(events.first { $0.cat == "tick" }?.dur == 2)
   }
 
+  /// Each tick carries the counters that explain its cost, from a real run: eager with four
+  /// cells configured per tick solves once per change that moves the layout; coalesced once.
+  @Test func ticksCarryTheirWorkAsArguments() throws {
+    let settings = RunSettings(
+      strategies: [.coalesced, .eager], ticks: 3, warmupTicks: 1, timeLimitNs: nil,
+      minimumTicks: 3, verifyFrames: true)
+    let timelines = try ScenarioRunner(settings: settings).run(
+      Scenario(shape: .feed, size: 10, mutation: .configure, perTick: 4)
+    ).timelines
+    let root = try JSONSerialization.jsonObject(with: Data(renderChromeTrace(timelines).utf8))
+    let events = try #require((root as? [String: Any])?["traceEvents"] as? [[String: Any]])
+    let ticks = events.filter { ($0["cat"] as? String) == "tick" }
+    #expect(ticks.count == 6)
+    var solvesByLane: [Int: [Int]] = [:]
+    for tick in ticks {
+      let args = try #require(tick["args"] as? [String: Any])
+      let tid = try #require(tick["tid"] as? Int)
+      for key in ["solves", "layouts", "moved", "moved_again"] {
+        #expect(args[key] is Int, "\(key) missing in \(args)")
+      }
+      solvesByLane[tid, default: []].append(args["solves"] as? Int ?? -1)
+    }
+    // Lane 1 is coalesced (one solve a tick at most), lane 2 eager (one per change).
+    #expect(solvesByLane[1]!.allSatisfy { $0 <= 1 })
+    #expect(solvesByLane[2]!.reduce(0, +) > solvesByLane[1]!.reduce(0, +), "\(solvesByLane)")
+  }
+
   @Test func sameInputGivesSameBytes() {
     #expect(renderChromeTrace(sampleTimelines()) == renderChromeTrace(sampleTimelines()))
   }

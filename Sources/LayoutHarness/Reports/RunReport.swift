@@ -190,10 +190,13 @@ public struct TickTimeline: Sendable {
   /// Duration of each phase, indexed like `TickPhase.allCases` (handlers, constraints,
   /// layout, display).
   public var phaseNs: [Double]
+  /// What the tick did (nil where not recorded).
+  public var work: TickWork?
 
-  public init(startNs: UInt64, phaseNs: [Double]) {
+  public init(startNs: UInt64, phaseNs: [Double], work: TickWork? = nil) {
     self.startNs = startNs
     self.phaseNs = phaseNs
+    self.work = work
   }
 
   public var totalNs: Double { phaseNs.reduce(0, +) }
@@ -220,4 +223,20 @@ public struct ColdLayout: Codable, Hashable, Sendable {
 
   /// The median cost per unit of size (per cell of a feed).
   public var perUnitNs: Double { p50Ns / Double(max(unitCount, 1)) }
+}
+
+/// One tick's counters, for the trace: the work that explains its cost.
+public struct TickWork: Hashable, Sendable {
+  public var solves: Int
+  public var layouts: Int
+  /// Views moved or resized, and of those the ones already moved earlier in the tick.
+  public var moved: Int
+  public var movedAgain: Int
+
+  public init(solves: Int, layouts: Int, moved: Int, movedAgain: Int) {
+    self.solves = solves
+    self.layouts = layouts
+    self.moved = moved
+    self.movedAgain = movedAgain
+  }
 }

@@ -42,7 +42,10 @@ public func renderChromeTrace(_ timelines: [RunTimeline]) -> String {
       events.append(
         ChromeTraceEvent(
           name: "tick \(number)", cat: "tick", ph: "X", pid: ChromeTraceEvent.pid, tid: tid,
-          ts: startUs, dur: phases.reduce(0, +) / 1_000, args: .init(tick: number)))
+          ts: startUs, dur: phases.reduce(0, +) / 1_000,
+          args: .init(
+            tick: number, solves: tick.work?.solves, layouts: tick.work?.layouts,
+            moved: tick.work?.moved, movedAgain: tick.work?.movedAgain)))
       var offsetNs = 0.0
       for (phase, ns) in phases.enumerated() {
         defer { offsetNs += ns }
@@ -91,11 +94,16 @@ struct ChromeTraceEvent: Encodable {
     var name: String?
     var sortIndex: Int?
     var tick: Int?
+    var solves: Int?
+    var layouts: Int?
+    var moved: Int?
+    var movedAgain: Int?
 
     enum CodingKeys: String, CodingKey {
       case name
       case sortIndex = "sort_index"
-      case tick
+      case tick, solves, layouts, moved
+      case movedAgain = "moved_again"
     }
   }
 

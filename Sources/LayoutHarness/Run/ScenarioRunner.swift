@@ -291,6 +291,7 @@ public struct ScenarioRunner {
   ) throws(RunError) {
     let strategy = lane.strategy
     strategy.post(mutations)
+    let countersBefore = record ? strategy.window.counters : LayoutCounters()
     let before = probe?.read()
     let start = monotonicNanos()
     lane.recorder.start(at: start)
@@ -308,7 +309,13 @@ public struct ScenarioRunner {
     guard record else { return }
     lane.samples.append(Double(end &- start))
     for (i, ns) in lane.recorder.phaseNs.enumerated() { lane.phases[i].append(ns) }
-    lane.timeline.append(TickTimeline(startNs: start, phaseNs: lane.recorder.phaseNs))
+    let work = strategy.window.counters - countersBefore
+    lane.timeline.append(
+      TickTimeline(
+        startNs: start, phaseNs: lane.recorder.phaseNs,
+        work: TickWork(
+          solves: work.solves, layouts: work.layoutSubviews, moved: work.framesChanged,
+          movedAgain: work.framesChangedAgain)))
     if let before, let after {
       lane.allocationCount += (after.count &- before.count) &- calibration.count
       lane.allocationBytes += (after.bytes &- before.bytes) &- calibration.bytes
