@@ -14,14 +14,7 @@ public struct Finding: Sendable, Equatable {
 
   /// The findings of `report`, one per scenario that has coalesced and another strategy.
   public static func all(in report: RunReport) -> [Finding] {
-    var order: [String] = []
-    var groups: [String: [RunResult]] = [:]
-    for result in report.results {
-      if groups[result.scenarioKey] == nil { order.append(result.scenarioKey) }
-      groups[result.scenarioKey, default: []].append(result)
-    }
-    return order.compactMap { key in
-      let results = groups[key]!
+    RunResult.byScenario(report.results).compactMap { key, results in
       func find(_ kind: StrategyKind) -> RunResult? { results.first { $0.strategy == kind } }
       guard let coalesced = find(.coalesced) else { return nil }
       var parts: [String] = []
@@ -75,5 +68,22 @@ public struct Finding: Sendable, Equatable {
         + "\(ratioText(1 / ratio)) faster than coalesced"
     }
     return "bottom-up: \(fits) sizeThatFits per tick, \(ratioText(ratio)) slower than coalesced"
+  }
+}
+
+extension RunResult {
+  /// `results` grouped by scenario (every strategy of it), scenarios in first-seen order.
+  static func byScenario(_ results: [RunResult]) -> [(scenario: String, results: [RunResult])] {
+    var groups: [(scenario: String, results: [RunResult])] = []
+    var index: [String: Int] = [:]
+    for result in results {
+      if let i = index[result.scenarioKey] {
+        groups[i].results.append(result)
+      } else {
+        index[result.scenarioKey] = groups.count
+        groups.append((result.scenarioKey, [result]))
+      }
+    }
+    return groups
   }
 }

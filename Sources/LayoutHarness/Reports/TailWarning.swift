@@ -22,14 +22,7 @@ public struct TailWarning: Sendable, Equatable {
   /// One warning per scenario with a flagged result, naming each flagged strategy's
   /// maximum.
   public static func all(in report: RunReport) -> [TailWarning] {
-    var order: [String] = []
-    var flagged: [String: [RunResult]] = [:]
-    for result in report.results where flags(result) {
-      if flagged[result.scenarioKey] == nil { order.append(result.scenarioKey) }
-      flagged[result.scenarioKey, default: []].append(result)
-    }
-    return order.map { scenario in
-      let results = flagged[scenario]!
+    RunResult.byScenario(report.results.filter(flags)).map { scenario, results in
       let maxima = results.map { r in
         "\(r.strategy.rawValue) max \(NumberFormat.ms(r.tickNs.max)) ms "
           + "(\(NumberFormat.fixed(r.tickNs.max / r.tickNs.p50, 0))x its median)"
