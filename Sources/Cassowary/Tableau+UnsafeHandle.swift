@@ -82,6 +82,55 @@ extension Tableau {
   }
 }
 
+extension Tableau {
+  /// Applies a cached column's shift by `delta` (`Tableau+ShiftCache.swift`): the constants
+  /// of the rows that name the marker, then the basic values it moves. Externals are flagged
+  /// for the read-out, restricted symbols that go negative are queued in `infeasible`.
+  /// Returns whether every basic dummy stayed zero.
+  mutating func applyShift(_ column: ShiftColumn, by delta: Double) -> Bool {
+    rows.withUnsafeMutableBufferPointer { rows in
+      for entry in column.direct {
+        rows[Int(entry.target)].constant += entry.coefficient * delta
+      }
+    }
+    return values.withUnsafeMutableBufferPointer { values in
+      changed.withUnsafeMutableBufferPointer { changed in
+        for entry in column.externals {
+          let index = entry.target.index
+          values[index] += entry.coefficient * delta
+          if !changed[index] {
+            changed[index] = true
+            changedExternals.append(entry.target)
+          }
+        }
+        for entry in column.restricted {
+          let index = entry.target.index
+          let v = values[index] + entry.coefficient * delta
+          values[index] = v
+          if v < 0 { infeasible.append(entry.target) }
+        }
+        var consistent = true
+        for entry in column.dummies {
+          let index = entry.target.index
+          let v = values[index] + entry.coefficient * delta
+          values[index] = v
+          if !nearZero(v) { consistent = false }
+        }
+        return consistent
+      }
+    }
+  }
+}
+
+extension Tableau.UnsafeHandle {
+  /// Calls `body` with the slots of the rows that name the symbol at `index` (its column),
+  /// which may hold stale slots beyond `columnCounts[index]`.
+  @inline(__always)
+  func referrers<R>(of index: Int, _ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
+    columns[index].withUnsafeBufferPointer(body)
+  }
+}
+
 /// Symbols waiting for a recomputation in one pass of `updateValues()`, one linked list per
 /// level, over the tableau's work lists: `heads[level]` is the first item of a level (-1
 /// when none), `next[item]` its successor. Every list is empty again when a pass ends.

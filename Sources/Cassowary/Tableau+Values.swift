@@ -306,7 +306,7 @@ extension Tableau.UnsafeHandle {
   @inline(__always)
   func queueReferrers(of symbol: Symbol, above level: Int, in queue: inout LevelQueue) {
     let index = symbol.index
-    columns[index].withUnsafeBufferPointer { referrers in
+    referrers(of: index) { referrers in
       // A list longer than its count holds stale slots, which must be skipped: their rows
       // may sit below this level.
       let exact = referrers.count == Int(columnCounts[index])
