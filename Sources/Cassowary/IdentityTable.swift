@@ -43,7 +43,7 @@ struct IdentityTable: Sequence, ExpressibleByDictionaryLiteral {
       if let value = newValue {
         insert(UInt(bitPattern: key), value)
       } else {
-        remove(UInt(bitPattern: key))
+        _ = remove(UInt(bitPattern: key))
       }
     }
   }

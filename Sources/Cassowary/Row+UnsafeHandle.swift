@@ -1,5 +1,6 @@
-// The merge at the heart of every substitution, over raw scratch memory (the one place the
-// solver allocates memory by hand).
+// A row's cells through a scoped handle, and the loops written against it: evaluation and
+// the merge at the heart of every substitution, which writes to raw scratch memory (the one
+// place the solver allocates memory by hand).
 
 /// Raw output space for merges, grown as needed and reused: writing merged cells through
 /// pointers costs no uniqueness check or capacity test per cell, which appending to an
@@ -43,10 +44,50 @@ struct MergeScratch {
   var removed: [Symbol] = []
 }
 
+// MARK: - Handle
+
+extension Row {
+  /// A row's cells as raw buffers, valid only inside `withUnsafeHandle(_:)`: loops over the
+  /// cells then index memory directly, with no bounds check and no retain of the row's
+  /// storage per access. Debug builds still check every index (the buffers' own checks).
+  struct UnsafeHandle {
+    let symbols: UnsafeBufferPointer<Symbol>
+    let coefficients: UnsafeBufferPointer<Double>
+
+    @inline(__always) var count: Int { symbols.count }
+  }
+
+  /// Calls `body` with a read-only handle on the row's cells.
+  @inline(__always)
+  func withUnsafeHandle<R>(_ body: (UnsafeHandle) -> R) -> R {
+    symbols.withUnsafeBufferPointer { symbols in
+      coefficients.withUnsafeBufferPointer { coefficients in
+        body(UnsafeHandle(symbols: symbols, coefficients: coefficients))
+      }
+    }
+  }
+}
+
+// MARK: - Loops over cells
+
 extension Row {
   mutating func scaleCoefficients(by k: Double) {
     coefficients.withUnsafeMutableBufferPointer { c in
       for i in c.indices { c[i] *= k }
+    }
+  }
+
+  /// The row's value, `constant + Σ coefficient·value`, over values indexed by symbol. The
+  /// terms are added in cell order, so the result is the same to the last bit as any other
+  /// evaluation in that order.
+  @inline(__always)
+  func value(over values: UnsafeMutableBufferPointer<Double>) -> Double {
+    withUnsafeHandle { row in
+      var v = constant
+      for i in 0..<row.count {
+        v += row.coefficients[i] * values[row.symbols[i].index]
+      }
+      return v
     }
   }
 
@@ -63,53 +104,63 @@ extension Row {
     if other.symbols.isEmpty && !dropped.isValid { return }
     let buffer = scratch.buffer
     buffer.reserve(symbols.count + other.symbols.count)
-    let outS = buffer.symbols
-    let outC = buffer.coefficients
-    var n = 0
-    symbols.withUnsafeBufferPointer { aS in
-      coefficients.withUnsafeBufferPointer { aC in
-        other.symbols.withUnsafeBufferPointer { bS in
-          other.coefficients.withUnsafeBufferPointer { bC in
-            var i = 0
-            var j = 0
-            while i < aS.count || j < bS.count {
-              if j == bS.count || (i < aS.count && aS[i] < bS[j]) {
-                if aS[i] != dropped {
-                  outS[n] = aS[i]
-                  outC[n] = aC[i]
-                  n &+= 1
-                }
-                i &+= 1
-              } else if i == aS.count || bS[j] < aS[i] {
-                let v = k * bC[j]
-                if !isResidue(v, scale: 0) {
-                  outS[n] = bS[j]
-                  outC[n] = v
-                  n &+= 1
-                  scratch.added.append(bS[j])
-                }
-                j &+= 1
-              } else {
-                let v = aC[i] + k * bC[j]
-                if isResidue(v, scale: abs(aC[i])) {
-                  scratch.removed.append(aS[i])
-                } else {
-                  outS[n] = aS[i]
-                  outC[n] = v
-                  n &+= 1
-                }
-                i &+= 1
-                j &+= 1
-              }
-            }
-          }
-        }
-      }
+    let n = withUnsafeHandle { a in
+      other.withUnsafeHandle { b in scratch.merge(a, b, times: k, dropping: dropped) }
     }
     // Back into the row's own buffers (kept when they are unique and large enough).
     symbols.removeAll(keepingCapacity: true)
     coefficients.removeAll(keepingCapacity: true)
-    symbols.append(contentsOf: UnsafeBufferPointer(start: outS, count: n))
-    coefficients.append(contentsOf: UnsafeBufferPointer(start: outC, count: n))
+    symbols.append(contentsOf: UnsafeBufferPointer(start: buffer.symbols, count: n))
+    coefficients.append(contentsOf: UnsafeBufferPointer(start: buffer.coefficients, count: n))
+  }
+}
+
+extension MergeScratch {
+  /// Writes the cells of `a + k · b`, without `dropped`, to the start of `buffer` (which
+  /// must have room for both rows' cells) and returns how many there are. Symbols of `b`
+  /// that `a` lacks go to `added` when kept, symbols of `a` whose sum is zero to `removed`.
+  @inline(__always)
+  mutating func merge(
+    _ a: Row.UnsafeHandle, _ b: Row.UnsafeHandle, times k: Double, dropping dropped: Symbol
+  ) -> Int {
+    let outS = buffer.symbols
+    let outC = buffer.coefficients
+    var n = 0
+    var i = 0
+    var j = 0
+    while i < a.count || j < b.count {
+      if j == b.count || (i < a.count && a.symbols[i] < b.symbols[j]) {
+        // Only in `a`: kept as it is.
+        if a.symbols[i] != dropped {
+          outS[n] = a.symbols[i]
+          outC[n] = a.coefficients[i]
+          n &+= 1
+        }
+        i &+= 1
+      } else if i == a.count || b.symbols[j] < a.symbols[i] {
+        // Only in `b`: a new cell, unless the scaled coefficient is a residue.
+        let v = k * b.coefficients[j]
+        if !isResidue(v, scale: 0) {
+          outS[n] = b.symbols[j]
+          outC[n] = v
+          n &+= 1
+          added.append(b.symbols[j])
+        }
+        j &+= 1
+      } else {
+        // In both: the sum, or nothing when it cancels.
+        let v = a.coefficients[i] + k * b.coefficients[j]
+        if isResidue(v, scale: abs(a.coefficients[i])) {
+          removed.append(a.symbols[i])
+        } else {
+          outS[n] = a.symbols[i]
+          outC[n] = v
+          n &+= 1
+        }
+        i &+= 1
+        j &+= 1
+      }
+    }
+    return n
   }
 }

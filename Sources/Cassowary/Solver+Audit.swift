@@ -6,7 +6,8 @@
 // values leave the solver (`updateVariables`), each required constraint that names a
 // variable whose value changed is evaluated on the original constraint, and a residual
 // beyond ``Tolerance/audit`` marks the tableau damaged, which rebuilds it from its
-// constraints (`Solver+Recovery.swift`). Constraints whose variables did not change hold
+// constraints (`Solver+Recovery.swift`). The check's loops, over raw buffers, are in
+// `Solver+UnsafeHandle.swift`. Constraints whose variables did not change hold
 // as they held at the previous read-out.
 //
 // The check runs after operations that changed the tableau's rows (a pivot, an added or
@@ -95,77 +96,5 @@ struct Audit {
       if next >= 0 { slots[Int(next)].previous = previous }
     }
     entries[r].count = 0
-  }
-
-  /// Whether a constraint's entry, with constant `constant`, holds at `values`
-  /// within ``Tolerance/audit`` of the magnitudes in its residual.
-  @inline(__always)
-  func holds(entry: Entry, constant: Double, values: UnsafeBufferPointer<Double>) -> Bool {
-    var residual = constant
-    var scale = abs(constant)
-    let first = Int(entry.start)
-    for i in first..<(first + Int(entry.count)) {
-      let t = slots[i].coefficient * values[Int(slots[i].symbol)]
-      residual += t
-      scale += abs(t)
-    }
-    let allowed = Tolerance.audit * (scale + 1)
-    switch entry.relation {
-    case .equal: return abs(residual) <= allowed
-    case .greaterOrEqual: return residual >= -allowed
-    case .lessOrEqual: return residual <= allowed
-    }
-  }
-}
-
-extension Solver {
-  /// Whether the required constraints of the variables whose values changed since the last
-  /// read-out hold, each checked once. A value that is not finite fails.
-  func changedValuesHold() -> Bool {
-    audit.epoch &+= 1
-    if audit.epoch == 0 {
-      for i in audit.entries.indices { audit.entries[i].mark = 0 }
-      audit.epoch = 1
-    }
-    let epoch = audit.epoch
-    var entries: [Audit.Entry] = []
-    swap(&entries, &audit.entries)
-    defer { swap(&entries, &audit.entries) }
-    return tableau.values.withUnsafeBufferPointer { values in
-      records.withUnsafeBufferPointer { records in
-        entries.withUnsafeMutableBufferPointer { entries in
-          for symbol in tableau.changedExternals {
-            guard values[symbol.index].isFinite else { return false }
-            var slot = audit.firstSlot[Int(symbolVariables[symbol.index])]
-            while slot >= 0 {
-              let r = Int(audit.slots[Int(slot)].record)
-              slot = audit.slots[Int(slot)].next
-              guard entries[r].mark != epoch else { continue }
-              entries[r].mark = epoch
-              if !audit.holds(
-                entry: entries[r], constant: records[r].constant, values: values)
-              {
-                return false
-              }
-            }
-          }
-          return true
-        }
-      }
-    }
-  }
-
-  /// Whether every required constraint holds at the current values: the check of a
-  /// rebuilt tableau.
-  func requiredConstraintsHold() -> Bool {
-    tableau.values.withUnsafeBufferPointer { values in
-      for r in records.indices
-      where records[r].constraint != nil && records[r].strength.isRequired {
-        if !audit.holds(entry: audit.entries[r], constant: records[r].constant, values: values) {
-          return false
-        }
-      }
-      return true
-    }
   }
 }

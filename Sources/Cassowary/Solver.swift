@@ -92,13 +92,7 @@ public final class Solver {
   /// changed since the last call are visited, so a tick that moves few values is cheap.
   public func updateVariables() {
     screenReadOut()
-    symbolVariables.withUnsafeBufferPointer { variableOf in
-      variableValues.withUnsafeMutableBufferPointer { out in
-        tableau.drainChangedValues { symbol, value in
-          out[Int(variableOf[symbol.index])] = value
-        }
-      }
-    }
+    copyChangedValues()
   }
 
   /// Like ``updateVariables()``, and calls `didChange` for each variable whose value is now

@@ -15,36 +15,36 @@
 // built at the second shift of the same marker within one version, so a marker shifted only
 // once, or a tick that pivots every time, never pays for it.
 
+/// One coefficient of a cached column: the row slot it shifts or the basic symbol it moves.
+struct ShiftEntry<Target> {
+  let target: Target
+  let coefficient: Double
+}
+
 /// The cached column of one marker.
 struct ShiftColumn {
   var marker = Symbol.invalid
   /// The structure version it was computed at; `.max` when empty.
   var version = UInt64.max
   /// Rows that name the marker directly, with its coefficient: their constants shift.
-  var directSlots: [Int32] = []
-  var directCoefficients: [Double] = []
+  var direct: [ShiftEntry<Int32>] = []
   /// Moved basic symbols and their column coefficients, in three groups by what a moved
   /// value needs: external (flag for the read-out), restricted (queue when negative),
   /// dummy (must stay zero).
-  var externals: [Symbol] = []
-  var externalCoefficients: [Double] = []
-  var restricted: [Symbol] = []
-  var restrictedCoefficients: [Double] = []
-  var dummies: [Symbol] = []
-  var dummyCoefficients: [Double] = []
+  var externals: [ShiftEntry<Symbol>] = []
+  var restricted: [ShiftEntry<Symbol>] = []
+  var dummies: [ShiftEntry<Symbol>] = []
+
+  var movedCount: Int { externals.count &+ restricted.count &+ dummies.count }
 
   /// Empties the column, keeping its buffers.
   mutating func clear() {
     marker = .invalid
     version = .max
-    directSlots.removeAll(keepingCapacity: true)
-    directCoefficients.removeAll(keepingCapacity: true)
+    direct.removeAll(keepingCapacity: true)
     externals.removeAll(keepingCapacity: true)
-    externalCoefficients.removeAll(keepingCapacity: true)
     restricted.removeAll(keepingCapacity: true)
-    restrictedCoefficients.removeAll(keepingCapacity: true)
     dummies.removeAll(keepingCapacity: true)
-    dummyCoefficients.removeAll(keepingCapacity: true)
   }
 }
 
@@ -89,59 +89,13 @@ extension Tableau {
     }
     let k = found!
     counters.cachedShifts &+= 1
-    var consistent = true
     // Take the column out of `self` while it is read, so that no copy is made.
     var column = ShiftColumn()
     swap(&column, &shiftCache.columns[k])
-    rows.withUnsafeMutableBufferPointer { rows in
-      column.directSlots.withUnsafeBufferPointer { slots in
-        column.directCoefficients.withUnsafeBufferPointer { coefficients in
-          for i in 0..<slots.count {
-            rows[Int(slots[i])].constant += coefficients[i] * delta
-          }
-        }
-      }
-    }
-    counters.rowsTouched &+= column.directSlots.count
-    counters.valuesUpdated &+=
-      column.externals.count &+ column.restricted.count &+ column.dummies.count
+    counters.rowsTouched &+= column.direct.count
+    counters.valuesUpdated &+= column.movedCount
     changedExternals.reserveCapacity(changedExternals.count + column.externals.count)
-    values.withUnsafeMutableBufferPointer { values in
-      changed.withUnsafeMutableBufferPointer { changed in
-        column.externals.withUnsafeBufferPointer { symbols in
-          column.externalCoefficients.withUnsafeBufferPointer { coefficients in
-            for i in 0..<symbols.count {
-              let index = symbols[i].index
-              values[index] += coefficients[i] * delta
-              if !changed[index] {
-                changed[index] = true
-                changedExternals.append(symbols[i])
-              }
-            }
-          }
-        }
-        column.restricted.withUnsafeBufferPointer { symbols in
-          column.restrictedCoefficients.withUnsafeBufferPointer { coefficients in
-            for i in 0..<symbols.count {
-              let index = symbols[i].index
-              let v = values[index] + coefficients[i] * delta
-              values[index] = v
-              if v < 0 { infeasible.append(symbols[i]) }
-            }
-          }
-        }
-        column.dummies.withUnsafeBufferPointer { symbols in
-          column.dummyCoefficients.withUnsafeBufferPointer { coefficients in
-            for i in 0..<symbols.count {
-              let index = symbols[i].index
-              let v = values[index] + coefficients[i] * delta
-              values[index] = v
-              if !nearZero(v) { consistent = false }
-            }
-          }
-        }
-      }
-    }
+    let consistent = applyShift(column, by: delta)
     swap(&column, &shiftCache.columns[k])
     return consistent
   }
@@ -165,22 +119,19 @@ extension Tableau {
     column.marker = marker
     column.version = structureVersion
     for slot in slots(holding: marker) {
-      column.directSlots.append(slot)
-      column.directCoefficients.append(rows[Int(slot)].coefficient(for: marker))
+      let coefficient = rows[Int(slot)].coefficient(for: marker)
+      column.direct.append(ShiftEntry(target: slot, coefficient: coefficient))
     }
     // Every coefficient that is not exactly zero is kept, so the cached shift moves the
     // same values the general path would.
     forEachColumnEntry(of: marker) { b, d in
       guard d != 0 else { return }
       if b.isExternal {
-        column.externals.append(b)
-        column.externalCoefficients.append(d)
+        column.externals.append(ShiftEntry(target: b, coefficient: d))
       } else if b.isDummy {
-        column.dummies.append(b)
-        column.dummyCoefficients.append(d)
+        column.dummies.append(ShiftEntry(target: b, coefficient: d))
       } else {
-        column.restricted.append(b)
-        column.restrictedCoefficients.append(d)
+        column.restricted.append(ShiftEntry(target: b, coefficient: d))
       }
     }
     swap(&column, &shiftCache.columns[k])

@@ -245,137 +245,88 @@ extension Tableau {
   mutating func updateValues() -> Bool {
     guard !staleValues.isEmpty else { return true }
     nextEpoch()
-    let epoch = visitEpoch
-    // The work lists live outside `self` during the loop, sized so that they never grow
-    // inside it: each symbol is queued at most once per call.
-    var queue: [Symbol] = []
-    var next: [Int32] = []
-    var heads: [Int32] = []
-    var changedOut: [Symbol] = []
-    var negatives: [Symbol] = []
-    swap(&queue, &queuedSymbols)
-    swap(&next, &queuedNext)
-    swap(&heads, &levelHeads)
-    swap(&changedOut, &changedExternals)
-    swap(&negatives, &infeasible)
-    // Each symbol is queued at most once per call, so lists as long as the symbol table
-    // never overflow; they are used through raw buffers in the loop.
-    let symbolCount = basicSlot.count
-    if queue.count < symbolCount {
-      queue.append(contentsOf: repeatElement(.invalid, count: symbolCount - queue.count))
-      next.append(contentsOf: repeatElement(-1, count: symbolCount - next.count))
-    }
-    if heads.count <= Int(highestLevel) + 1 {
-      heads.append(contentsOf: repeatElement(-1, count: Int(highestLevel) + 2 - heads.count))
-    }
-    var queued = 0
+    reserveWorkLists()
+    let (consistent, updated) = withUnsafeHandle { $0.updateValues() }
+    staleValues.removeAll(keepingCapacity: true)
+    counters.valuesUpdated &+= updated
+    return consistent
+  }
+}
+
+extension Tableau.UnsafeHandle {
+  /// The pass of `updateValues()`, which has just started a new `epoch` to mark the symbols
+  /// it queues. Returns whether every basic dummy stayed zero, and how many values changed.
+  ///
+  /// Level by level: every row a symbol's row names sits on a lower level, so its value is
+  /// final when the symbol is recomputed. Only rows whose inputs changed are visited. A
+  /// stale column entry only costs a recomputation that changes nothing.
+  @inline(__always)
+  func updateValues() -> (consistent: Bool, updated: Int) {
+    var queue = LevelQueue(self)
     var lowest = Int.max
-    var highest = -1
     for s in staleValues where visitMarks[s.index] != epoch {
       visitMarks[s.index] = epoch
       let level = Int(levels[s.index])
-      queue[queued] = s
-      next[queued] = heads[level]
-      heads[level] = Int32(queued)
-      queued += 1
+      queue.push(s, level: level)
       lowest = Swift.min(lowest, level)
-      highest = Swift.max(highest, level)
     }
-    staleValues.removeAll(keepingCapacity: true)
-
-    // Level by level: every row a symbol's row names sits on a lower level, so its value is
-    // final when the symbol is recomputed. Only rows whose inputs changed are visited. A
-    // stale column entry only costs a recomputation that changes nothing.
     var consistent = true
     var updated = 0
-    let isLazy = lazy
-    queue.withUnsafeMutableBufferPointer { queue in
-    next.withUnsafeMutableBufferPointer { next in
-    heads.withUnsafeMutableBufferPointer { heads in
-    values.withUnsafeMutableBufferPointer { values in
-      visitMarks.withUnsafeMutableBufferPointer { marks in
-        changed.withUnsafeMutableBufferPointer { changed in
-          levels.withUnsafeBufferPointer { levels in
-            basicSlot.withUnsafeBufferPointer { basicSlot in
-              rowBasic.withUnsafeBufferPointer { rowBasic in
-                rows.withUnsafeBufferPointer { rows in
-                  columns.withUnsafeBufferPointer { columns in
-                  columnCounts.withUnsafeBufferPointer { columnCounts in
-                    var level = lowest
-                    while level <= highest {
-                      var item = heads[level]
-                      heads[level] = -1
-                      while item >= 0 {
-                        let s = queue[Int(item)]
-                        item = next[Int(item)]
-                        let index = s.index
-                        let slot = Int(basicSlot[index])
-                        var v = 0.0
-                        if slot >= 0 {
-                          v = rows[slot].constant
-                          if isLazy {
-                            rows[slot].symbols.withUnsafeBufferPointer { symbols in
-                              rows[slot].coefficients.withUnsafeBufferPointer { coefficients in
-                                for i in 0..<symbols.count {
-                                  v += coefficients[i] * values[symbols[i].index]
-                                }
-                              }
-                            }
-                          }
-                        }
-                        if v != values[index] {
-                          values[index] = v
-                          updated &+= 1
-                          if s.isExternal && !changed[index] {
-                            changed[index] = true
-                            changedOut.append(s)
-                          }
-                          columns[index].withUnsafeBufferPointer { referrers in
-                            // A list longer than its count holds stale slots, which must be
-                            // skipped: their rows may sit below this level.
-                            let exact = referrers.count == Int(columnCounts[index])
-                            for referrer in referrers {
-                              let b = rowBasic[Int(referrer)]
-                              guard b.isValid && marks[b.index] != epoch else { continue }
-                              if !exact && !rows[Int(referrer)].contains(s) { continue }
-                              marks[b.index] = epoch
-                              let up = Int(levels[b.index])
-                              assert(up > level, "a row sits at or below a row it names")
-                              queue[queued] = b
-                              next[queued] = heads[up]
-                              heads[up] = Int32(queued)
-                              queued &+= 1
-                              if up > highest { highest = up }
-                            }
-                          }
-                        }
-                        guard slot >= 0 && !s.isExternal else { continue }
-                        if s.isDummy {
-                          if !nearZero(v) { consistent = false }
-                        } else if v < 0 {
-                          negatives.append(s)
-                        }
-                      }
-                      level &+= 1
-                    }
-                  }
-                  }
-                }
-              }
-            }
-          }
+    var level = lowest
+    while level <= queue.highest {
+      var item = queue.takeList(level)
+      while item >= 0 {
+        let s = queue.pop(&item)
+        let index = s.index
+        let slot = Int(basicSlot[index])
+        // A parametric symbol is 0; a basic one's row names only final values (lazy) or
+        // only parametric symbols (canonical: its constant is its value).
+        var v = 0.0
+        if slot >= 0 { v = lazy ? rows[slot].value(over: values) : rows[slot].constant }
+        if v != values[index] {
+          values[index] = v
+          updated &+= 1
+          if s.isExternal { noteChanged(s) }
+          queueReferrers(of: s, above: level, in: &queue)
+        }
+        guard slot >= 0 && !s.isExternal else { continue }
+        if s.isDummy {
+          if !nearZero(v) { consistent = false }
+        } else if v < 0 {
+          infeasible.pointee.append(s)
         }
       }
+      level &+= 1
     }
+    return (consistent, updated)
+  }
+
+  /// Queues the basic symbols whose rows name `symbol` (just recomputed on `level`), each
+  /// once per pass.
+  @inline(__always)
+  func queueReferrers(of symbol: Symbol, above level: Int, in queue: inout LevelQueue) {
+    let index = symbol.index
+    referrers(of: index) { referrers in
+      // A list longer than its count holds stale slots, which must be skipped: their rows
+      // may sit below this level.
+      let exact = referrers.count == Int(columnCounts[index])
+      for referrer in referrers {
+        let b = rowBasic[Int(referrer)]
+        guard b.isValid && visitMarks[b.index] != epoch else { continue }
+        if !exact && !rows[Int(referrer)].contains(symbol) { continue }
+        visitMarks[b.index] = epoch
+        let up = Int(levels[b.index])
+        assert(up > level, "a row sits at or below a row it names")
+        queue.push(b, level: up)
+      }
     }
-    }
-    }
-    swap(&queue, &queuedSymbols)
-    swap(&next, &queuedNext)
-    swap(&heads, &levelHeads)
-    swap(&changedOut, &changedExternals)
-    swap(&negatives, &infeasible)
-    counters.valuesUpdated &+= updated
-    return consistent
+  }
+
+  /// Flags a changed external value for the next read-out (once until it is read).
+  @inline(__always)
+  func noteChanged(_ symbol: Symbol) {
+    guard !changed[symbol.index] else { return }
+    changed[symbol.index] = true
+    changedExternals.pointee.append(symbol)
   }
 }

@@ -1,0 +1,177 @@
+// The tableau's arrays through one scoped handle. `updateValues()` visits thousands of rows
+// and values per call; through the arrays themselves every read would pay a bounds check and
+// every write a uniqueness check. `withUnsafeHandle(_:)` opens each buffer once, and the loops
+// are methods of the handle, written as plain indexing.
+
+extension Tableau {
+  /// The tableau's per-symbol and per-slot arrays and its work lists as raw buffers, valid
+  /// only inside `withUnsafeHandle(_:)`. Release builds index them unchecked; debug builds
+  /// still check every index (the buffers' own checks).
+  struct UnsafeHandle {
+    /// The tableau's `lazy` and `visitEpoch` when the scope opened.
+    let lazy: Bool
+    let epoch: UInt32
+    // Per symbol, indexed by `Symbol.index`.
+    let values: UnsafeMutableBufferPointer<Double>
+    let changed: UnsafeMutableBufferPointer<Bool>
+    let visitMarks: UnsafeMutableBufferPointer<UInt32>
+    let levels: UnsafeBufferPointer<Int32>
+    let basicSlot: UnsafeBufferPointer<Int32>
+    let columns: UnsafeBufferPointer<[Int32]>
+    let columnCounts: UnsafeBufferPointer<Int32>
+    // Per slot.
+    let rows: UnsafeBufferPointer<Row>
+    let rowBasic: UnsafeBufferPointer<Symbol>
+    // The work lists of `updateValues()`, sized before the scope opens (`LevelQueue`).
+    let staleValues: UnsafeBufferPointer<Symbol>
+    let queuedSymbols: UnsafeMutableBufferPointer<Symbol>
+    let queuedNext: UnsafeMutableBufferPointer<Int32>
+    let levelHeads: UnsafeMutableBufferPointer<Int32>
+    // Lists that may grow inside the scope.
+    let changedExternals: UnsafeMutablePointer<[Symbol]>
+    let infeasible: UnsafeMutablePointer<[Symbol]>
+  }
+
+  /// Calls `body` with a handle on the tableau's arrays. While it runs, the tableau is
+  /// reachable only through the handle (exclusivity rules out any other access), so values
+  /// that `body` needs from `self` are in the handle or read before the call.
+  ///
+  /// The handle is passed `inout`, which tells the optimiser that nothing else writes to it:
+  /// its buffer addresses then stay in registers across the loops' stores, instead of being
+  /// loaded again after each one (passed by value, a pass over 25,000 rows cost 1% more).
+  @inline(__always)
+  mutating func withUnsafeHandle<R>(_ body: (inout UnsafeHandle) -> R) -> R {
+    values.withUnsafeMutableBufferPointer { values in
+    changed.withUnsafeMutableBufferPointer { changed in
+    visitMarks.withUnsafeMutableBufferPointer { visitMarks in
+    levels.withUnsafeBufferPointer { levels in
+    basicSlot.withUnsafeBufferPointer { basicSlot in
+    columns.withUnsafeBufferPointer { columns in
+    columnCounts.withUnsafeBufferPointer { columnCounts in
+    rows.withUnsafeBufferPointer { rows in
+    rowBasic.withUnsafeBufferPointer { rowBasic in
+    staleValues.withUnsafeBufferPointer { staleValues in
+    queuedSymbols.withUnsafeMutableBufferPointer { queuedSymbols in
+    queuedNext.withUnsafeMutableBufferPointer { queuedNext in
+    levelHeads.withUnsafeMutableBufferPointer { levelHeads in
+    withUnsafeMutablePointer(to: &changedExternals) { changedExternals in
+    withUnsafeMutablePointer(to: &infeasible) { infeasible in
+      var handle = UnsafeHandle(
+        lazy: lazy, epoch: visitEpoch, values: values, changed: changed,
+        visitMarks: visitMarks, levels: levels, basicSlot: basicSlot, columns: columns,
+        columnCounts: columnCounts, rows: rows, rowBasic: rowBasic, staleValues: staleValues,
+        queuedSymbols: queuedSymbols, queuedNext: queuedNext, levelHeads: levelHeads,
+        changedExternals: changedExternals, infeasible: infeasible)
+      return body(&handle)
+    }}}}}}}}}}}}}}}
+  }
+
+  /// Makes the work lists of `updateValues()` long enough that they never grow inside it:
+  /// each symbol is queued at most once per call, and every level has a list head.
+  mutating func reserveWorkLists() {
+    let symbolCount = basicSlot.count
+    if queuedSymbols.count < symbolCount {
+      queuedSymbols.append(
+        contentsOf: repeatElement(.invalid, count: symbolCount - queuedSymbols.count))
+      queuedNext.append(contentsOf: repeatElement(-1, count: symbolCount - queuedNext.count))
+    }
+    let levelCount = Int(highestLevel) + 2
+    if levelHeads.count < levelCount {
+      levelHeads.append(contentsOf: repeatElement(-1, count: levelCount - levelHeads.count))
+    }
+  }
+}
+
+extension Tableau {
+  /// Applies a cached column's shift by `delta` (`Tableau+ShiftCache.swift`): the constants
+  /// of the rows that name the marker, then the basic values it moves. Externals are flagged
+  /// for the read-out, restricted symbols that go negative are queued in `infeasible`.
+  /// Returns whether every basic dummy stayed zero.
+  mutating func applyShift(_ column: ShiftColumn, by delta: Double) -> Bool {
+    rows.withUnsafeMutableBufferPointer { rows in
+      for entry in column.direct {
+        rows[Int(entry.target)].constant += entry.coefficient * delta
+      }
+    }
+    return values.withUnsafeMutableBufferPointer { values in
+      changed.withUnsafeMutableBufferPointer { changed in
+        for entry in column.externals {
+          let index = entry.target.index
+          values[index] += entry.coefficient * delta
+          if !changed[index] {
+            changed[index] = true
+            changedExternals.append(entry.target)
+          }
+        }
+        for entry in column.restricted {
+          let index = entry.target.index
+          let v = values[index] + entry.coefficient * delta
+          values[index] = v
+          if v < 0 { infeasible.append(entry.target) }
+        }
+        var consistent = true
+        for entry in column.dummies {
+          let index = entry.target.index
+          let v = values[index] + entry.coefficient * delta
+          values[index] = v
+          if !nearZero(v) { consistent = false }
+        }
+        return consistent
+      }
+    }
+  }
+}
+
+extension Tableau.UnsafeHandle {
+  /// Calls `body` with the slots of the rows that name the symbol at `index` (its column),
+  /// which may hold stale slots beyond `columnCounts[index]`.
+  @inline(__always)
+  func referrers<R>(of index: Int, _ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
+    columns[index].withUnsafeBufferPointer(body)
+  }
+}
+
+/// Symbols waiting for a recomputation in one pass of `updateValues()`, one linked list per
+/// level, over the tableau's work lists: `heads[level]` is the first item of a level (-1
+/// when none), `next[item]` its successor. Every list is empty again when a pass ends.
+struct LevelQueue {
+  let symbols: UnsafeMutableBufferPointer<Symbol>
+  let next: UnsafeMutableBufferPointer<Int32>
+  let heads: UnsafeMutableBufferPointer<Int32>
+  /// Items used so far in this pass.
+  var count = 0
+  /// The highest level that has had an item in this pass.
+  var highest = -1
+
+  @inline(__always)
+  init(_ tableau: Tableau.UnsafeHandle) {
+    symbols = tableau.queuedSymbols
+    next = tableau.queuedNext
+    heads = tableau.levelHeads
+  }
+
+  @inline(__always)
+  mutating func push(_ symbol: Symbol, level: Int) {
+    symbols[count] = symbol
+    next[count] = heads[level]
+    heads[level] = Int32(count)
+    count &+= 1
+    if level > highest { highest = level }
+  }
+
+  /// Detaches the list of `level`, returning its first item (-1 when it is empty).
+  @inline(__always)
+  func takeList(_ level: Int) -> Int32 {
+    let first = heads[level]
+    heads[level] = -1
+    return first
+  }
+
+  /// The symbol of `item` in a detached list; moves `item` on to its successor.
+  @inline(__always)
+  func pop(_ item: inout Int32) -> Symbol {
+    let symbol = symbols[Int(item)]
+    item = next[Int(item)]
+    return symbol
+  }
+}
