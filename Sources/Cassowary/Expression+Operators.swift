@@ -36,7 +36,8 @@ public func * (lhs: Variable, rhs: Double) -> Expression { Expression([Term(lhs,
 /// Division by a number. Dividing by zero yields non-finite coefficients, which the solver
 /// rejects with ``SolverError/nonFiniteConstraint(_:)``.
 public func / (lhs: Expression, rhs: Double) -> Expression {
-  Expression(lhs.terms.map { Term($0.variable, $0.coefficient / rhs) }, constant: lhs.constant / rhs)
+  Expression(
+    lhs.terms.map { Term($0.variable, $0.coefficient / rhs) }, constant: lhs.constant / rhs)
 }
 public func / (lhs: Variable, rhs: Double) -> Expression { Expression([Term(lhs, 1 / rhs)]) }
 

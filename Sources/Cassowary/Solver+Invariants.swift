@@ -3,114 +3,114 @@
 
 extension Solver {
   #if CASSOWARY_INTERNAL_CHECKS
-  func checkInvariants() {
-    tableau.checkInvariants()
-    for (i, edit) in edits.enumerated() {
-      precondition(editIndex[Int(edit.variable.index)] == Int32(i), "edit index out of sync")
-      precondition(records[Int(edit.record)].constant == -edit.value, "edit constant mismatch")
+    func checkInvariants() {
+      tableau.checkInvariants()
+      for (i, edit) in edits.enumerated() {
+        precondition(editIndex[Int(edit.variable.index)] == Int32(i), "edit index out of sync")
+        precondition(records[Int(edit.record)].constant == -edit.value, "edit constant mismatch")
+      }
+      for (id, index) in constraintIndex {
+        precondition(
+          UInt(bitPattern: ObjectIdentifier(records[Int(index)].constraint!)) == id,
+          "record mismatch")
+      }
     }
-    for (id, index) in constraintIndex {
-      precondition(
-        UInt(bitPattern: ObjectIdentifier(records[Int(index)].constraint!)) == id,
-        "record mismatch")
-    }
-  }
   #else
-  @inline(__always) func checkInvariants() {}
+    @inline(__always) func checkInvariants() {}
   #endif
 }
 
 #if CASSOWARY_INTERNAL_CHECKS
-extension Tableau {
-  func checkInvariants() {
-    var counts = [Int32](repeating: 0, count: columnCounts.count)
-    // Every (symbol, row) pair the column lists hold, once: a linear search of a column per
-    // cell made the check cubic on dense tableaux (a canonical deep 300 ran for minutes).
-    var listed = Set<Int64>()
-    for (symbol, list) in columns.enumerated() {
-      for slot in list { listed.insert(Int64(symbol) << 32 | Int64(slot)) }
-    }
-    for slot in rows.indices where rowBasic[slot].isValid {
-      let basic = rowBasic[slot]
-      let row = rows[slot]
-      precondition(basicSlot[basic.index] == Int32(slot), "basic slot out of sync")
-      for i in row.symbols.indices {
-        let s = row.symbols[i]
-        if i > 0 { precondition(row.symbols[i - 1] < s, "row cells not sorted") }
-        precondition(s != basic, "a row names its own basic symbol")
-        precondition(lazy || !isBasic(s), "a canonical row names a basic symbol")
-        precondition(!isResidue(row.coefficients[i], scale: 0), "a zero cell was kept")
+  extension Tableau {
+    func checkInvariants() {
+      var counts = [Int32](repeating: 0, count: columnCounts.count)
+      // Every (symbol, row) pair the column lists hold, once: a linear search of a column per
+      // cell made the check cubic on dense tableaux (a canonical deep 300 ran for minutes).
+      var listed = Set<Int64>()
+      for (symbol, list) in columns.enumerated() {
+        for slot in list { listed.insert(Int64(symbol) << 32 | Int64(slot)) }
+      }
+      for slot in rows.indices where rowBasic[slot].isValid {
+        let basic = rowBasic[slot]
+        let row = rows[slot]
+        precondition(basicSlot[basic.index] == Int32(slot), "basic slot out of sync")
+        for i in row.symbols.indices {
+          let s = row.symbols[i]
+          if i > 0 { precondition(row.symbols[i - 1] < s, "row cells not sorted") }
+          precondition(s != basic, "a row names its own basic symbol")
+          precondition(lazy || !isBasic(s), "a canonical row names a basic symbol")
+          precondition(!isResidue(row.coefficients[i], scale: 0), "a zero cell was kept")
+          precondition(
+            listed.contains(Int64(s.index) << 32 | Int64(slot)), "column index misses a row")
+          counts[s.index] += 1
+        }
+        for s in row.symbols where isBasic(s) {
+          precondition(levels[s.index] < levels[basic.index], "a row sits below what it names")
+        }
+        let value = values[basic.index]
+        let recomputed = evaluate(row)
+        // Values that overflowed (a caller's 1e308s) have no meaningful round-off to check.
         precondition(
-          listed.contains(Int64(s.index) << 32 | Int64(slot)), "column index misses a row")
-        counts[s.index] += 1
+          !value.isFinite || !recomputed.isFinite
+            || abs(value - recomputed) <= 1e-7 * max(1, abs(value)), "a cached value is stale")
+        if basic.isDummy {
+          precondition(nearZero(value), "a basic dummy is not zero")
+        } else if !basic.isExternal {
+          precondition(value >= -1.0e-7 * max(1, abs(value)), "a restricted basic is negative")
+        }
       }
-      for s in row.symbols where isBasic(s) {
-        precondition(levels[s.index] < levels[basic.index], "a row sits below what it names")
+      precondition(counts == columnCounts, "column counts out of sync")
+      let free = basicSlot.indices.filter {
+        basicSlot[$0] < 0 && columnCounts[$0] > 0 && freeSymbols.contains(UInt32($0)) == false
+          && symbolIsExternal($0)
+      }.count
+      precondition(free == referencedParametricExternals, "free external count out of sync")
+      for s in basicSlot.indices where basicSlot[s] < 0 {
+        precondition(values[s] == 0, "a parametric symbol has a non-zero value")
       }
-      let value = values[basic.index]
-      let recomputed = evaluate(row)
-      // Values that overflowed (a caller's 1e308s) have no meaningful round-off to check.
-      precondition(
-        !value.isFinite || !recomputed.isFinite
-          || abs(value - recomputed) <= 1e-7 * max(1, abs(value)), "a cached value is stale")
-      if basic.isDummy {
-        precondition(nearZero(value), "a basic dummy is not zero")
-      } else if !basic.isExternal {
-        precondition(value >= -1.0e-7 * max(1, abs(value)), "a restricted basic is negative")
-      }
+      for s in objective.symbols { precondition(!isBasic(s), "a basic symbol is in the objective") }
+      precondition(artificial == nil, "an artificial objective was left behind")
+      precondition(staleValues.isEmpty, "values were left stale")
+      checkAcyclic()
     }
-    precondition(counts == columnCounts, "column counts out of sync")
-    let free = basicSlot.indices.filter {
-      basicSlot[$0] < 0 && columnCounts[$0] > 0 && freeSymbols.contains(UInt32($0)) == false
-        && symbolIsExternal($0)
-    }.count
-    precondition(free == referencedParametricExternals, "free external count out of sync")
-    for s in basicSlot.indices where basicSlot[s] < 0 {
-      precondition(values[s] == 0, "a parametric symbol has a non-zero value")
+
+    /// Whether the symbol with this index is external (kinds are only known from cells).
+    func symbolIsExternal(_ index: Int) -> Bool {
+      for row in rows { for s in row.symbols where s.index == index { return s.isExternal } }
+      return false
     }
-    for s in objective.symbols { precondition(!isBasic(s), "a basic symbol is in the objective") }
-    precondition(artificial == nil, "an artificial objective was left behind")
-    precondition(staleValues.isEmpty, "values were left stale")
-    checkAcyclic()
-  }
 
-  /// Whether the symbol with this index is external (kinds are only known from cells).
-  func symbolIsExternal(_ index: Int) -> Bool {
-    for row in rows { for s in row.symbols where s.index == index { return s.isExternal } }
-    return false
-  }
-
-  /// Rows' references to basic symbols must not loop (the values would be undefined).
-  func checkAcyclic() {
-    var state = [UInt8](repeating: 0, count: basicSlot.count)  // 0 new, 1 open, 2 done
-    for start in basicSlot.indices where basicSlot[start] >= 0 && state[start] == 0 {
-      var stack: [(Int, Int)] = [(start, 0)]
-      state[start] = 1
-      while let (node, next) = stack.last {
-        let row = rows[Int(basicSlot[node])]
-        var i = next
-        var child = -1
-        while i < row.symbols.count {
-          let t = row.symbols[i].index
-          i += 1
-          if basicSlot[t] >= 0 {
-            precondition(state[t] != 1, "rows name each other in a cycle")
-            if state[t] == 0 {
-              child = t
-              break
+    /// Rows' references to basic symbols must not loop (the values would be undefined).
+    func checkAcyclic() {
+      var state = [UInt8](repeating: 0, count: basicSlot.count)  // 0 new, 1 open, 2 done
+      for start in basicSlot.indices where basicSlot[start] >= 0 && state[start] == 0 {
+        var stack: [(Int, Int)] = [(start, 0)]
+        state[start] = 1
+        while let (node, next) = stack.last {
+          let row = rows[Int(basicSlot[node])]
+          var i = next
+          var child = -1
+          while i < row.symbols.count {
+            let t = row.symbols[i].index
+            i += 1
+            if basicSlot[t] >= 0 {
+              precondition(state[t] != 1, "rows name each other in a cycle")
+              if state[t] == 0 {
+                child = t
+                break
+              }
             }
           }
-        }
-        if child >= 0 {
-          stack[stack.count - 1].1 = i
-          state[child] = 1
-          stack.append((child, 0))
-        } else {
-          state[node] = 2
-          stack.removeLast()
+          if child >= 0 {
+            stack[stack.count - 1].1 = i
+            state[child] = 1
+            stack.append((child, 0))
+          } else {
+            state[node] = 2
+            stack.removeLast()
+          }
         }
       }
     }
   }
-}
 #endif

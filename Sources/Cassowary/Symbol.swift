@@ -28,7 +28,10 @@ struct Symbol: Hashable, Comparable {
   @inline(__always) var isExternal: Bool { raw >> 30 == 0 }
   @inline(__always) var isDummy: Bool { raw >> 30 == 3 && isValid }
   /// Slack and error symbols are restricted to non-negative values and may be pivoted.
-  @inline(__always) var isPivotable: Bool { let k = raw >> 30; return k == 1 || k == 2 }
+  @inline(__always) var isPivotable: Bool {
+    let k = raw >> 30
+    return k == 1 || k == 2
+  }
 
   static func < (lhs: Symbol, rhs: Symbol) -> Bool { lhs.raw < rhs.raw }
 }

@@ -58,8 +58,14 @@ public enum Limits {
     var exponent = 0
     var x = limit
     // Powers of ten below 1 are not exact in binary: compare with a margin.
-    while x >= 9.99 { x /= 10; exponent += 1 }
-    while x < 0.999 { x *= 10; exponent -= 1 }
+    while x >= 9.99 {
+      x /= 10
+      exponent += 1
+    }
+    while x < 0.999 {
+      x *= 10
+      exponent -= 1
+    }
     return "1e\(exponent)"
   }
 }
