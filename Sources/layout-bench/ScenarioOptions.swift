@@ -139,8 +139,9 @@ struct ScenarioOptions: ParsableArguments {
     if !(1...100).contains(coldBuilds) {
       throw ValidationError("Please specify --cold-builds from 1 to 100 (got \(coldBuilds)).")
     }
-    if mutation == .scroll, let shape, shape != .feed {
-      throw ValidationError("Please use --mutation scroll with --shape feed (only feed scrolls).")
+    if let mutation, let shape, !Scenario.supports(shape, mutation) {
+      throw ValidationError(
+        "Please use --mutation scroll with --shape feed or table (only lists scroll).")
     }
   }
 }

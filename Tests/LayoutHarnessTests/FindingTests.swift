@@ -115,6 +115,42 @@ struct FindingTests {
       "\(warning.text)")
     flagged.preemptions = nil
     #expect(TailWarning.all(in: report([flagged]))[0].text.contains("context") == false)
+    // Slow ticks that recur are the scenario's work (a table reusing a cell every few
+    // ticks), not preemption: 30 of 100 ticks at 40x the median.
+    var recurring = result(.coalesced, p50: 25_000, counters: [:])
+    recurring.samplesNs =
+      Array(repeating: 25_000, count: 70) + Array(repeating: 1_000_000, count: 30)
+    recurring.tickNs.max = 1_000_000
+    #expect(TailWarning.all(in: report([recurring])).isEmpty)
+    recurring.samplesNs =
+      Array(repeating: 25_000, count: 98) + Array(repeating: 1_000_000, count: 2)
+    #expect(TailWarning.all(in: report([recurring])).count == 1)
+  }
+
+  @Test func whenSlowTicksRecurTheFindingComparesMeanTicks() throws {
+    // A scroll with cell reuse: the median is the cheap ticks alone.
+    func bimodal(_ strategy: StrategyKind, cheap: Double, reuse: Double) -> RunResult {
+      var r = result(strategy, p50: cheap, counters: ["sizeThatFits": 2])
+      r.samplesNs =
+        Array(repeating: cheap, count: 69) + Array(repeating: reuse, count: 30) + [50 * reuse]
+      r.tickNs = TickStatistics(samples: r.samplesNs)
+      return r
+    }
+    let coalesced = bimodal(.coalesced, cheap: 10_000, reuse: 100_000)
+    let bottomUp = bimodal(.bottomUp, cheap: 15_000, reuse: 20_000)
+    #expect(bottomUp.tickNs.p50 > coalesced.tickNs.p50)
+    let finding = try #require(Finding.all(in: report([coalesced, bottomUp])).first)
+    // Means without the top tick: (69 * 10 + 30 * 100) / 99 = 37.3 us against 16.5 us.
+    #expect(
+      finding.text == "bottom-up: no solver (2 sizeThatFits per tick), 2.3x faster than "
+        + "coalesced (mean ticks: slow ticks recur)", "\(finding.text)")
+    // Unimodal results keep comparing medians.
+    let plain = Finding.all(
+      in: report([
+        result(.coalesced, p50: 10_000, counters: [:]),
+        result(.bottomUp, p50: 15_000, counters: [:]),
+      ]))
+    #expect(plain.first?.text.hasSuffix("1.5x slower than coalesced") == true)
   }
 
   @Test func anyRateFrom30To240IsABudgetAndTheCommonPanelsAreAssessed() throws {

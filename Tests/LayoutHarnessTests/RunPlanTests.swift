@@ -16,8 +16,8 @@ struct RunPlanTests {
         }
       }
     }
-    // Then the batches where coalescing pays, at the largest default size.
-    expected += ["feed300/configurex4", "wide1000/configurex1"]
+    // Then the batches where coalescing pays and the table, at the largest default size.
+    expected += ["feed300/configurex4", "wide1000/configurex1", "table100000/scrollx1"]
     #expect(plan.scenarios.map(\.description) == expected)
     for entry in plan.entries {
       #expect(entry.settings.strategies == StrategyKind.allCases)

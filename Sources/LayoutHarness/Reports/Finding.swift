@@ -25,6 +25,33 @@ public struct Finding: Sendable, Equatable {
     }
   }
 
+  /// Whether slow ticks recur in `result`: over 5% of its ticks above 4x the median, as when
+  /// a scrolling table reuses a cell every third tick. The median of such a scenario is its
+  /// cheap ticks alone.
+  static func slowTicksRecur(_ result: RunResult) -> Bool {
+    let samples = result.samplesNs
+    let p50 = result.tickNs.p50
+    let slow = samples.reduce(0) { $1 > 4 * p50 ? $0 + 1 : $0 }
+    return samples.count >= 20 && Double(slow) > 0.05 * Double(samples.count)
+  }
+
+  /// The mean tick without the top 1% (preemption).
+  static func trimmedMeanNs(_ result: RunResult) -> Double {
+    let kept = result.samplesNs.sorted().dropLast(max(1, result.samplesNs.count / 100))
+    return kept.isEmpty ? result.tickNs.p50 : kept.reduce(0, +) / Double(kept.count)
+  }
+
+  /// The time ratio of `result` to `coalesced`: of medians, or of trimmed means when slow
+  /// ticks recur in either (with the note that says so).
+  static func timeRatio(_ result: RunResult, _ coalesced: RunResult) -> (Double, String) {
+    guard slowTicksRecur(result) || slowTicksRecur(coalesced) else {
+      return (result.tickNs.p50 / coalesced.tickNs.p50, "")
+    }
+    return (
+      trimmedMeanNs(result) / trimmedMeanNs(coalesced), " (mean ticks: slow ticks recur)"
+    )
+  }
+
   static func counter(_ result: RunResult, _ name: String) -> Double {
     result.counters[name] ?? 0
   }
@@ -34,7 +61,7 @@ public struct Finding: Sendable, Equatable {
   }
 
   static func eagerPart(_ eager: RunResult, _ coalesced: RunResult) -> String {
-    let ratio = eager.tickNs.p50 / coalesced.tickNs.p50
+    let (ratio, note) = timeRatio(eager, coalesced)
     let solves = (counter(eager, "solves"), counter(coalesced, "solves"))
     let rounds = (counter(eager, "layoutRounds"), counter(coalesced, "layoutRounds"))
     let again = counter(eager, "framesChangedAgain")
@@ -51,23 +78,24 @@ public struct Finding: Sendable, Equatable {
       let passes =
         rounds.1 == 1 ? "one layout pass" : "\(NumberFormat.fixed(rounds.1, 1)) layout passes"
       return "eager: the same work as coalesced (\(passes) per tick)"
-        + (abs(ratio - 1) <= sameTime ? "" : ", \(ratioText(ratio)) its time (noise)")
+        + (abs(ratio - 1) <= sameTime ? "" : ", \(ratioText(ratio)) its time (noise)\(note)")
     }
-    if abs(ratio - 1) <= sameTime { return "eager: \(why), about the same time" }
-    return "eager: \(why): \(ratioText(ratio)) the time of coalesced"
+    if abs(ratio - 1) <= sameTime { return "eager: \(why), about the same time\(note)" }
+    return "eager: \(why): \(ratioText(ratio)) the time of coalesced\(note)"
   }
 
   static func bottomUpPart(_ bottomUp: RunResult, _ coalesced: RunResult) -> String {
-    let ratio = bottomUp.tickNs.p50 / coalesced.tickNs.p50
+    let (ratio, note) = timeRatio(bottomUp, coalesced)
     let fits = NumberFormat.fixed(counter(bottomUp, "sizeThatFits"), 0)
     if abs(ratio - 1) <= sameTime {
-      return "bottom-up: no solver (\(fits) sizeThatFits per tick), about the same time"
+      return "bottom-up: no solver (\(fits) sizeThatFits per tick), about the same time\(note)"
     }
     if ratio < 1 {
       return "bottom-up: no solver (\(fits) sizeThatFits per tick), "
-        + "\(ratioText(1 / ratio)) faster than coalesced"
+        + "\(ratioText(1 / ratio)) faster than coalesced\(note)"
     }
     return "bottom-up: \(fits) sizeThatFits per tick, \(ratioText(ratio)) slower than coalesced"
+      + note
   }
 }
 

@@ -98,7 +98,8 @@ public enum ReportTable {
     guard let cold = sweep.coldNs?.last, let size = sweep.sizes.last, size > 0 else {
       return "-"
     }
-    return "\(NumberFormat.duration(cold / Double(size))) per \(sweep.shape.unitName)"
+    let units = sweep.shape.coldUnits(size: size)
+    return "\(NumberFormat.duration(cold / Double(units))) per \(sweep.shape.unitName)"
   }
 
   public static func renderSweeps(_ report: RunReport, style: Style) -> String {

@@ -36,15 +36,18 @@ public struct RunPlan: Sendable {
     // A 1000-cell feed (11,000 views) takes seconds to build under Auto Layout.
     case .feed: [100, 300]
     case .balanced, .random: [1000]
+    // Only the cells on screen exist, whatever the row count.
+    case .table: [1000, 100_000]
     }
   }
 
-  /// Several changes per tick, where coalescing pays: a table view configuring 4 cells
-  /// (24 changes) and a batch of 6 rows. Added to the default matrix (at the shape's
-  /// largest default size; the smallest with `--quick`) unless a mutation or a per-tick
-  /// count is given.
+  /// Scenarios beside the shapes' text and resize: several changes per tick, where
+  /// coalescing pays (a feed configuring 4 cells, 24 changes; a batch of 6 rows), and a
+  /// table view scrolling with cell reuse, what a list does every frame. Added to the default
+  /// matrix (at the shape's largest default size; the smallest with `--quick`) unless a
+  /// mutation or a per-tick count is given.
   public static let defaultBatches: [(shape: Shape, mutation: MutationKind, perTick: Int)] = [
-    (.feed, .configure, 4), (.wide, .configure, 1),
+    (.feed, .configure, 4), (.wide, .configure, 1), (.table, .scroll, 1),
   ]
 
   /// A timed run stops a slow scenario after this much measuring (keeping
@@ -104,7 +107,7 @@ public struct RunPlan: Sendable {
       return own
     }
     var entries: [Entry] = []
-    // Without a shape, a mutation only some shapes support runs on those (only feed scrolls).
+    // Without a shape, a mutation only some shapes support runs on those (only lists scroll).
     let shapes =
       choices.shape.map { [$0] }
       ?? defaultShapes.filter { shape in
@@ -123,7 +126,7 @@ public struct RunPlan: Sendable {
       }
     }
     if choices.mutation == nil && choices.perTick == 1 {
-      for batch in defaultBatches where shapes.contains(batch.shape) {
+      for batch in defaultBatches where choices.shape == nil || choices.shape == batch.shape {
         let sizes = choices.size.map { [$0] } ?? defaultSizes(batch.shape)
         let scenario = Scenario(
           shape: batch.shape, size: choices.quick ? sizes.first! : sizes.last!,

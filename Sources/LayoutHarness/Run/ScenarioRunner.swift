@@ -280,7 +280,7 @@ public struct ScenarioRunner {
     return (
       kept!,
       ColdLayout(
-        samplesNs: samples, unitCount: scenario.size,
+        samplesNs: samples, unitCount: scenario.shape.coldUnits(size: scenario.size),
         bytesPerView: bytes.isEmpty ? nil : median(bytes) / views)
     )
   }

@@ -12,6 +12,8 @@ public struct MutationWorkload {
   private let list: Int?
   /// The parts of each feed cell `configure` changes (empty for scenes without cells).
   private let cells: [CellParts]
+  /// The reuse of a table's cells when it scrolls (nil for other scenes).
+  private var table: TableScroller?
   /// Slots `churn` replaces: a parent, a position, and the id there now.
   private var slots: [(parent: Int, index: Int, id: Int, cell: Bool)] = []
 
@@ -28,6 +30,7 @@ public struct MutationWorkload {
     labels = index.labels
     list = index.lists.first
     cells = CellParts.find(in: scene)
+    table = TableScroller(scene: scene, rows: scenario.size, seed: scenario.seed)
     var firstStack: (Int, EdgeInsets)?
     scene.forEachNode { node in
       guard firstStack == nil, case .stack(let spec, _) = node.content else { return }
@@ -41,7 +44,8 @@ public struct MutationWorkload {
     scene.forEachNode { node in
       let children = node.content.children
       if children.count > (widest?.children.count ?? 0) {
-        var isList = false
+        // Cells are replaced by cells: in a list, or in a table's content.
+        var isList = children.first?.name.hasPrefix("cell") == true
         if case .list = node.content { isList = true }
         widest = (node.id, children, isList)
       }
@@ -104,6 +108,7 @@ public struct MutationWorkload {
       }
       return result
     case .scroll:
+      if table != nil { return table!.next() }
       guard let list else { return [] }
       return [.scroll(id: list, offset: Double(tick * 40 % 20_000))]
     case .configure:
@@ -141,6 +146,8 @@ public struct MutationWorkload {
 /// The views of a feed cell that configuring it changes, found by the names the feed
 /// generator gives them (`cellN.title`, ...).
 struct CellParts {
+  /// The cell itself (`cellN`).
+  var cell: Int
   var title: Int
   var subtitle: Int
   var body: Int
@@ -152,19 +159,23 @@ struct CellParts {
     var parts: [String: [String: Int]] = [:]
     var order: [String] = []
     scene.forEachNode { node in
-      guard let dot = node.name.firstIndex(of: "."), node.name.hasPrefix("cell") else { return }
+      guard node.name.hasPrefix("cell") else { return }
+      // `cellN` itself (the key "") or one of its parts, `cellN.part`.
+      let dot = node.name.firstIndex(of: ".") ?? node.name.endIndex
       let cell = String(node.name[..<dot])
       if parts[cell] == nil { order.append(cell) }
-      parts[cell, default: [:]][String(node.name[node.name.index(after: dot)...])] = node.id
+      let part = dot == node.name.endIndex ? "" : String(node.name[node.name.index(after: dot)...])
+      parts[cell, default: [:]][part] = node.id
     }
     return order.compactMap { cell in
       let p = parts[cell]!
-      guard let title = p["title"], let subtitle = p["subtitle"], let body = p["body"],
-        let avatar = p["avatar"], let action = p["action0"], let header = p["header"]
+      guard let root = p[""], let title = p["title"], let subtitle = p["subtitle"],
+        let body = p["body"], let avatar = p["avatar"], let action = p["action0"],
+        let header = p["header"]
       else { return nil }
       return CellParts(
-        title: title, subtitle: subtitle, body: body, avatar: avatar, action: action,
-        header: header)
+        cell: root, title: title, subtitle: subtitle, body: body, avatar: avatar,
+        action: action, header: header)
     }
   }
 }

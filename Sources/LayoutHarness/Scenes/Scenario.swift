@@ -13,6 +13,9 @@ public enum Shape: String, Sendable, ReportName {
   case feed
   /// A seeded random tree of about `size` views.
   case random
+  /// A table view of `size` rows with cell reuse: only the cells that cover the screen
+  /// exist (9 on an 844-point window, 11 views each), reused as rows scroll in.
+  case table
 }
 
 extension Shape {
@@ -21,6 +24,7 @@ extension Shape {
   var sizeUnit: String {
     switch self {
     case .feed: "cells"
+    case .table: "rows"
     case .deep: "depth"
     case .wide: "children"
     case .balanced, .random: "views"
@@ -32,8 +36,18 @@ extension Shape {
     switch self {
     case .deep: "level"
     case .wide: "child"
-    case .feed: "cell"
+    case .feed, .table: "cell"
     case .balanced, .random: "view"
+    }
+  }
+
+  /// How many units a cold layout of `size` builds: every cell of a feed, but only the
+  /// cells on screen of a table (its rows beyond them are never built).
+  public func coldUnits(size: Int) -> Int {
+    switch self {
+    case .table:
+      TableGeometry(rows: size, windowHeight: SceneGenerator.defaultWindowSize.height).cells
+    case .deep, .wide, .feed, .balanced, .random: size
     }
   }
 }
@@ -48,7 +62,8 @@ public enum MutationKind: String, Sendable, ReportName {
   case animate
   /// K subviews are replaced: one removed, a new one inserted in its place.
   case churn
-  /// The list scrolls (feed only); K is ignored.
+  /// The list scrolls (feed and table; a table reuses the cells that leave the screen for
+  /// the rows that enter); K is ignored.
   case scroll
   /// Nothing changes: the cost of an empty tick.
   case idle
@@ -85,6 +100,7 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
     case .balanced: Self.balancedTree(size).nodes
     case .random: max(size, 2)
     case .feed: 11 * size + 1
+    case .table: 11 * shape.coldUnits(size: size) + 2
     }
   }
 
@@ -109,9 +125,9 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
       + "has \(gigabytes(memory)) GB: use a --size up to about \(largest) (or fewer strategies)"
   }
 
-  /// Whether trees of `shape` can take `mutation` (only a feed is a list that scrolls).
+  /// Whether trees of `shape` can take `mutation` (only a feed and a table scroll).
   public static func supports(_ shape: Shape, _ mutation: MutationKind) -> Bool {
-    mutation != .scroll || shape == .feed
+    mutation != .scroll || shape == .feed || shape == .table
   }
 
   /// Why this scenario cannot run, if it cannot.
@@ -120,7 +136,7 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
     if size > 1_000_000 { return "size must be at most 1000000 (got \(size))" }
     if perTick < 1 { return "per-tick must be at least 1 (got \(perTick))" }
     if !Self.supports(shape, mutation) {
-      return "the scroll mutation needs a scrolling list: use it with --shape feed"
+      return "the scroll mutation needs a scrolling list: use it with --shape feed or table"
     }
     return nil
   }
@@ -146,6 +162,7 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
     case .balanced: scene = generator.balanced(branching: 4, depth: Self.balancedTree(size).depth)
     case .feed: scene = generator.feed(cells: size)
     case .random: scene = generator.random(views: size)
+    case .table: scene = generator.table(rows: size, seed: seed)
     }
     generator.continueIDs(after: scene)
     return (scene, generator)

@@ -9,7 +9,10 @@ public struct SceneGenerator {
   private(set) var nextID = 1
   public var windowSize: Size
 
-  public init(seed: UInt64, windowSize: Size = Size(width: 390, height: 844)) {
+  /// An iPhone's portrait window.
+  public static let defaultWindowSize = Size(width: 390, height: 844)
+
+  public init(seed: UInt64, windowSize: Size = defaultWindowSize) {
     rng = SplitMix64(seed: seed)
     self.windowSize = windowSize
   }
@@ -103,21 +106,37 @@ public struct SceneGenerator {
     return Scene.Node(id: id, name: path, content: .stack(spec, children: children))
   }
 
+  /// The texts of a feed cell: a title of 2 to 5 words, a subtitle of 1 to 3, a body of 4
+  /// to 40 (drawn in that order).
+  public mutating func cellTexts() -> (title: String, subtitle: String, body: String) {
+    let title = text(words: rng.int(in: 2...5))
+    let subtitle = text(words: rng.int(in: 1...3))
+    let body = text(words: rng.int(in: 4...40))
+    return (title, subtitle, body)
+  }
+
   /// A realistic feed cell: avatar beside title and subtitle, a multi-line body, an action
   /// bar of icons. 11 views.
   public mutating func feedCell(_ index: Int) -> Scene.Node {
-    let avatar = node("cell\(index).avatar", .image(Size(width: 40, height: 40)))
-    let title = node(
-      "cell\(index).title", .label(text: text(words: rng.int(in: 2...5)), style: .title))
-    let subtitle = node(
-      "cell\(index).subtitle", .label(text: text(words: rng.int(in: 1...3)), style: .caption))
+    let texts = cellTexts()
+    return feedCell(
+      index,
+      content: RowContent(
+        title: texts.title, subtitle: texts.subtitle, body: texts.body,
+        avatar: Size(width: 40, height: 40)))
+  }
+
+  /// A feed cell showing `content`.
+  mutating func feedCell(_ index: Int, content: RowContent) -> Scene.Node {
+    let avatar = node("cell\(index).avatar", .image(content.avatar))
+    let title = node("cell\(index).title", .label(text: content.title, style: .title))
+    let subtitle = node("cell\(index).subtitle", .label(text: content.subtitle, style: .caption))
     let names = node(
       "cell\(index).names", .stack(.init(axis: .vertical, spacing: 2), children: [title, subtitle]))
     let header = node(
       "cell\(index).header",
       .stack(.init(axis: .horizontal, spacing: 8, alignment: .center), children: [avatar, names]))
-    let body = node(
-      "cell\(index).body", .label(text: text(words: rng.int(in: 4...40)), style: .body))
+    let body = node("cell\(index).body", .label(text: content.body, style: .body))
     var actions: [Scene.Node] = []
     for a in 0..<3 {
       actions.append(node("cell\(index).action\(a)", .image(Size(width: 24, height: 24))))

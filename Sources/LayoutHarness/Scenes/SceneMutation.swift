@@ -8,6 +8,9 @@ public enum SceneMutation: Hashable, Sendable, CustomStringConvertible {
   case insert(parent: Int, index: Int, node: Scene.Node)
   /// A view and its subtree leave the scene.
   case remove(id: Int)
+  /// A view moves among its siblings to `index` (counted after it left its place): a table
+  /// view reusing a cell. It keeps its views, and under Auto Layout their constraints.
+  case move(id: Int, to: Int)
   /// The window changes size (rotation, live resize).
   case resizeWindow(Size)
   /// A stack's spacing or insets change: constraint constants under Auto Layout.
@@ -23,6 +26,7 @@ public enum SceneMutation: Hashable, Sendable, CustomStringConvertible {
     case .setText(let id, let text): "setText(#\(id), \(text.count) chars)"
     case .insert(let parent, let index, let node): "insert(#\(node.id) into #\(parent) at \(index))"
     case .remove(let id): "remove(#\(id))"
+    case .move(let id, let index): "move(#\(id) to \(index))"
     case .resizeWindow(let size): "resizeWindow(\(size))"
     case .setSpacing(let id, let spacing): "setSpacing(#\(id), \(spacing))"
     case .setInsets(let id, let insets): "setInsets(#\(id), \(insets))"
@@ -57,6 +61,13 @@ extension Scene {
     case .remove(let id):
       guard id != root.id else { throw fail("the root cannot be removed") }
       found = root.removeChild(id: id)
+    case .move(let id, let index):
+      guard id != root.id else { throw fail("the root has no siblings") }
+      switch root.moveChild(id: id, to: index) {
+      case nil: found = false
+      case false?: failure = "index \(index) out of range"
+      case true?: break
+      }
     case .insert(let parent, let index, let node):
       found = root.update(id: parent) { target in
         switch target.content {
@@ -118,6 +129,29 @@ extension Scene {
 }
 
 extension Scene.Node {
+  /// Moves the descendant with `id` to `index` among its siblings. Returns nil when absent,
+  /// false (changing nothing) when `index` is out of range.
+  mutating func moveChild(id target: Int, to index: Int) -> Bool? {
+    var children = content.children
+    if let old = children.firstIndex(where: { $0.id == target }) {
+      guard (0..<children.count).contains(index) else { return false }
+      let moved = children.remove(at: old)
+      children.insert(moved, at: index)
+    } else {
+      var outcome: Bool?
+      for i in children.indices where outcome == nil {
+        outcome = children[i].moveChild(id: target, to: index)
+      }
+      guard outcome == true else { return outcome }
+    }
+    switch content {
+    case .stack(let spec, _): content = .stack(spec, children: children)
+    case .list: content = .list(children: children)
+    case .label, .image: return nil
+    }
+    return true
+  }
+
   /// Removes the descendant with `id`. Returns false when absent.
   mutating func removeChild(id target: Int) -> Bool {
     var children = content.children
@@ -162,6 +196,14 @@ extension SceneTree {
       }
       view.removeFromSuperview()
       forget(view)
+    case .move(let id, let index):
+      guard let view = views[id], let container = view.superview, container !== window else {
+        throw missing("no movable view #\(id)")
+      }
+      guard (0..<container.subviews.count).contains(index) else {
+        throw missing("index \(index) out of range")
+      }
+      try layout { () throws(LayoutError) in try container.insertSubview(view, at: index) }
     case .insert(let parent, let index, let node):
       guard let container = views[parent] as? StackView else {
         throw missing("no container #\(parent)")
