@@ -49,9 +49,14 @@ public final class Label: View {
     Size(width: size.width, height: textHeight(width: size.width))
   }
 
+  /// The text's width on one line, and its height wrapped at the width of the last layout
+  /// (one line before the first). Under Auto Layout the width becomes hugging (at 250) and
+  /// compression-resistance (at 750) constraints as in UIKit: a label whose trailing edge
+  /// is only bounded (`<=`) hugs its text, and one given less room than its text wraps.
+  /// Stacks stretch labels across (as `UIStackView` fills), where the width is required.
   override public var intrinsicContentSize: Size {
     let width = preferredMaxLayoutWidth > 0 ? preferredMaxLayoutWidth : .infinity
-    return Size(width: View.noIntrinsicMetric, height: textHeight(width: width))
+    return Size(width: naturalWidth, height: textHeight(width: width))
   }
 
   override public func layoutSubviews() {
@@ -65,10 +70,15 @@ public final class Label: View {
   }
 }
 
-/// An image of a fixed size: its intrinsic and fitting sizes are that size, and containers
-/// align it rather than stretch it.
+/// An image of a fixed size: its fitting size is that size, and containers align it rather
+/// than stretch it. Under Auto Layout the size is held by required width and height
+/// constraints, as an app pins an avatar's size, so both layout modes give it its size:
+/// `UIImageView`'s intrinsic size hugs at 250 only, and beside two labels that hug their
+/// text at 250 too a stack would stretch the image (the classic stack-view bug). It has no
+/// intrinsic size of its own (the required size makes one redundant).
 public final class ImageView: View {
   public private(set) var imageSize: Size
+  private var sizeConstraints: (width: LayoutConstraint, height: LayoutConstraint)?
 
   /// - Throws: ``LayoutError/invalidSize(view:what:value:)`` for a negative or non-finite
   ///   size.
@@ -95,5 +105,19 @@ public final class ImageView: View {
 
   override public var isFlexibleWidth: Bool { false }
   override public func sizeThatFits(_ size: Size) -> Size { imageSize }
-  override public var intrinsicContentSize: Size { imageSize }
+
+  override public func updateConstraints() throws(LayoutError) {
+    try super.updateConstraints()
+    if let (width, height) = sizeConstraints {
+      try width.setConstant(imageSize.width)
+      try height.setConstant(imageSize.height)
+      return
+    }
+    let made = (
+      widthAnchor.constraint(equalToConstant: imageSize.width),
+      heightAnchor.constraint(equalToConstant: imageSize.height)
+    )
+    try LayoutConstraint.activate([made.0, made.1])
+    sizeConstraints = made
+  }
 }

@@ -196,6 +196,12 @@ public class StackView: View {
     let regenerate = alignmentChanged
     geometryChanged = false
     alignmentChanged = false
+    // A tail that will change goes first: while the children are re-linked, the old tail
+    // (on a child that is no longer last, or `==` where `<=` is due) could over-determine a
+    // fixed-size child and make the new links unsatisfiable for a moment.
+    if let tail, tail.isActive, tailView !== subviews.last || tail.relation != tailRelation {
+      tail.deactivate()
+    }
     var previous: View?
     var previousFlexible: View?
     for child in subviews {
@@ -239,7 +245,7 @@ public class StackView: View {
       }
       previous = child
     }
-    try updateTail(last: previous, anyFlexible: previousFlexible != nil, geometry: geometry)
+    try updateTail(last: previous, geometry: geometry)
     try updateHug(geometry: geometry)
   }
 
@@ -322,9 +328,9 @@ public class StackView: View {
   /// The container's far edge: after the last child (vertical: its height follows;
   /// horizontal: the flexible children fill the width, or fixed ones stay within it).
   /// A list (whose size is given) has none.
-  private func updateTail(last: View?, anyFlexible: Bool, geometry: Bool) throws(LayoutError) {
+  private func updateTail(last: View?, geometry: Bool) throws(LayoutError) {
     guard sizeDependsOnChildren, axis != .overlay else { return }
-    let relation: LayoutRelation = axis == .horizontal && !anyFlexible ? .lessThanOrEqual : .equal
+    let relation = tailRelation
     if let tail, tail.isActive, tailView === last, tail.relation == relation {
       if geometry { try tail.setConstant(makeTail(last: last, relation: relation).constant) }
       return
@@ -334,6 +340,12 @@ public class StackView: View {
     try made.activate()
     tail = made
     tailView = last
+  }
+
+  /// Horizontal stacks whose children are all fixed keep them within the width (`<=`);
+  /// otherwise the flexible children fill it, and a vertical stack's height follows (`==`).
+  private var tailRelation: LayoutRelation {
+    axis == .horizontal && !subviews.contains(where: \.isFlexibleWidth) ? .lessThanOrEqual : .equal
   }
 
   private func makeTail(last: View?, relation: LayoutRelation) -> LayoutConstraint {

@@ -199,11 +199,25 @@ import Testing
     expectFrame(a, rect(20, 10, 200, 55))
   }
 
-  @Test func contentHuggingAndCompressionResistanceComeFromTheImageSize() throws {
+  /// A view whose content has a size (as a `UIImageView`'s image does in UIKit).
+  final class ContentBox: View {
+    var content: Size
+    init(_ content: Size, name: String) {
+      self.content = content
+      super.init(name: name)
+    }
+    override var intrinsicContentSize: Size { content }
+    func setContent(_ size: Size) {
+      content = size
+      invalidateIntrinsicContentSize()
+    }
+  }
+
+  @Test func contentHuggingAndCompressionResistanceComeFromTheIntrinsicSize() throws {
     let (window, container) = try container()
-    // Two 60 x 40 images, one asked to stretch to 100, one to shrink to 30.
-    let stretched = try ImageView(size: Size(width: 60, height: 40), name: "stretched")
-    let squeezed = try ImageView(size: Size(width: 60, height: 40), name: "squeezed")
+    // Two 60 x 40 contents, one asked to stretch to 100, one to shrink to 30.
+    let stretched = ContentBox(Size(width: 60, height: 40), name: "stretched")
+    let squeezed = ContentBox(Size(width: 60, height: 40), name: "squeezed")
     try container.addSubview(stretched)
     try container.addSubview(squeezed)
     let stretch = stretched.widthAnchor.constraint(equalToConstant: 100).withPriority(500)
@@ -234,11 +248,36 @@ import Testing
     expectFrame(stretched, rect(0, 0, 60, 40))
     expectFrame(squeezed, rect(0, 40, 30, 40))
 
-    // A new image size moves the intrinsic constraints in place.
-    try stretched.setImageSize(Size(width: 70, height: 45))
+    // A new content size moves the intrinsic constraints in place.
+    stretched.setContent(Size(width: 70, height: 45))
     try window.runUpdateCycle()
     expectFrame(stretched, rect(0, 0, 70, 45))
     expectFrame(squeezed, rect(0, 45, 30, 40))
+  }
+
+  @Test func anImageKeepsItsSizeBesideLabelsThatHugTheirText() throws {
+    // The labels' hugging (250 each) would outweigh an image's own (250): an image whose
+    // size only hugged would stretch to make the labels' column narrower. Its size is
+    // required, so both layout modes agree.
+    for mode in [Window.LayoutMode.autoLayout, .frames] {
+      let window = try Window(size: Size(width: 390, height: 300), layoutMode: mode)
+      let row = try StackView(axis: .horizontal, spacing: 8, alignment: .center, name: "row")
+      let avatar = try ImageView(size: Size(width: 40, height: 40), name: "avatar")
+      let names = try StackView(axis: .vertical, spacing: 2, name: "names")
+      try window.addSubview(row)
+      try row.addSubview(avatar)
+      try row.addSubview(names)
+      try names.addSubview(Label(text: "Ada", style: .title))
+      try names.addSubview(Label(text: "today", style: .caption))
+      try window.runUpdateCycle()
+      expectFrame(avatar, rect(0, 0, 40, 40))
+      // The names column: 22 + 2 + 14 points tall, centred on the 40-point avatar.
+      expectFrame(names, rect(48, 1, 342, 38))
+      try avatar.setImageSize(Size(width: 48, height: 48))
+      try window.runUpdateCycle()
+      expectFrame(avatar, rect(0, 0, 48, 48))
+      expectFrame(names, rect(56, 5, 334, 38))
+    }
   }
 
   /// UIKit keeps a view's constraints when it is added again to the superview it is already
