@@ -3,6 +3,7 @@ import LayoutHarness
 
 extension Shape: ExpressibleByArgument {}
 extension MutationKind: ExpressibleByArgument {}
+extension PeerScenario: ExpressibleByArgument {}
 
 /// `--strategy`: one strategy or all three.
 enum StrategyChoice: String, ExpressibleByArgument, CaseIterable {
@@ -34,8 +35,22 @@ struct ScenarioOptions: ParsableArguments {
     help: "Mutation per tick: \(MutationKind.names). Default: text and resize.")
   var mutation: MutationKind?
 
-  @Option(name: .customLong("per-tick"), help: "Mutations per tick (text, churn).")
+  @Option(
+    name: .customLong("per-tick"), help: "Mutations per tick (text, churn, configure, reparent).")
   var perTick: Int = 1
+
+  @Option(
+    help: """
+      A scenario named after a peer's benchmark instead of --shape/--size/--mutation: \
+      \(PeerScenario.names) (README: "Peer scenarios").
+      """)
+  var preset: PeerScenario?
+
+  /// The shape, size, mutation and changes per tick: the preset's, or the flags'.
+  var chosenShape: Shape? { preset?.scenario.shape ?? shape }
+  var chosenSize: Int? { preset?.scenario.size ?? size }
+  var chosenMutation: MutationKind? { preset?.scenario.mutation ?? mutation }
+  var chosenPerTick: Int { preset?.scenario.perTick ?? perTick }
 
   @Option(help: "Measured ticks per scenario (after warm-up).")
   var ticks: Int?
@@ -70,10 +85,10 @@ struct ScenarioOptions: ParsableArguments {
   /// The plan's choices these flags make.
   func choices(quick: Bool, inRounds: Bool) -> RunPlan.Choices {
     var choices = RunPlan.Choices()
-    choices.shape = shape
-    choices.size = size
-    choices.mutation = mutation
-    choices.perTick = perTick
+    choices.shape = chosenShape
+    choices.size = chosenSize
+    choices.mutation = chosenMutation
+    choices.perTick = chosenPerTick
     choices.seed = seed
     choices.strategies = strategy.kinds
     choices.ticks = ticks
@@ -106,6 +121,11 @@ struct ScenarioOptions: ParsableArguments {
   }
 
   func validate() throws {
+    if let preset, shape != nil || size != nil || mutation != nil || perTick != 1 {
+      throw ValidationError(
+        "Please give either --preset \(preset.rawValue) or --shape/--size/--mutation/--per-tick, "
+          + "not both (the preset is \(preset.scenario)).")
+    }
     if let size, size < 1 {
       throw ValidationError("Please specify a --size of at least 1 (got \(size)).")
     }
@@ -141,7 +161,7 @@ struct ScenarioOptions: ParsableArguments {
     }
     if let mutation, let shape, !Scenario.supports(shape, mutation) {
       throw ValidationError(
-        "Please use --mutation scroll with --shape feed or table (only lists scroll).")
+        "Please use --mutation scroll with --shape feed, table or grid (only lists scroll).")
     }
   }
 }

@@ -53,8 +53,9 @@ struct Sweep: ParsableCommand {
 
   func run() throws {
     let sweep = SizeSweep(
-      shapes: scenario.shape.map { [$0] }, sizes: try parsedSizes(),
-      mutation: scenario.mutation ?? .text, perTick: scenario.perTick, seed: scenario.seed,
+      shapes: scenario.chosenShape.map { [$0] }, sizes: try parsedSizes(),
+      mutation: scenario.chosenMutation ?? .text, perTick: scenario.chosenPerTick,
+      seed: scenario.seed,
       strategies: scenario.strategy.kinds, ticks: scenario.ticks, warmup: scenario.warmup,
       hz: scenario.hz, verifyFrames: !scenario.noVerify, coldBuilds: scenario.coldBuilds)
     let progress = Progress(quiet: output.quiet)

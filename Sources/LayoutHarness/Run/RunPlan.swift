@@ -38,6 +38,7 @@ public struct RunPlan: Sendable {
     case .balanced, .random: [1000]
     // Only the cells on screen exist, whatever the row count.
     case .table: [1000, 100_000]
+    case .grid: [300, 3000]
     }
   }
 

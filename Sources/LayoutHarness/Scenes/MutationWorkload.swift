@@ -14,6 +14,11 @@ public struct MutationWorkload {
   private let cells: [CellParts]
   /// The reuse of a table's cells when it scrolls (nil for other scenes).
   private var table: TableScroller?
+  /// The scene as the generated mutations leave it, for the kinds that choose from its
+  /// current structure (`reparent`, `removal`); nil for the others.
+  private var shadow: Scene?
+  /// The subtree `removal` took out, to insert back on the next tick.
+  private var removed: (parent: Int, index: Int, node: Scene.Node)?
   /// Slots `churn` replaces: a parent, a position, and the id there now.
   private var slots: [(parent: Int, index: Int, id: Int, cell: Bool)] = []
 
@@ -31,6 +36,7 @@ public struct MutationWorkload {
     list = index.lists.first
     cells = CellParts.find(in: scene)
     table = TableScroller(scene: scene, rows: scenario.size, seed: scenario.seed)
+    if scenario.mutation == .reparent || scenario.mutation == .removal { shadow = scene }
     var firstStack: (Int, EdgeInsets)?
     scene.forEachNode { node in
       guard firstStack == nil, case .stack(let spec, _) = node.content else { return }
@@ -113,7 +119,87 @@ public struct MutationWorkload {
       return [.scroll(id: list, offset: Double(tick * 40 % 20_000))]
     case .configure:
       return (0..<k).flatMap { _ in configureNext() }
+    case .reparent:
+      return (0..<k).compactMap { _ in reparentNext() }
+    case .removal:
+      return removalNext()
     }
+  }
+
+  /// Applies generated mutations to the shadow scene (they are valid by construction).
+  private mutating func follow(_ mutations: [SceneMutation]) {
+    for mutation in mutations { try? shadow?.apply(mutation) }
+  }
+
+  /// One label moved from its container to another vertical container (never into a
+  /// horizontal stack, whose children would share a narrower width).
+  private mutating func reparentNext() -> SceneMutation? {
+    guard let scene = shadow else { return nil }
+    var labels: [(id: Int, parent: Int)] = []
+    var targets: [(id: Int, children: Int)] = []
+    var stack = [scene.root]
+    while let node = stack.popLast() {
+      let children = node.content.children
+      var vertical = false
+      switch node.content {
+      case .stack(let spec, _): vertical = spec.axis != .horizontal
+      case .list: vertical = true
+      case .label, .image: break
+      }
+      if vertical { targets.append((node.id, children.count)) }
+      for child in children {
+        if case .label = child.content { labels.append((child.id, node.id)) }
+        stack.append(child)
+      }
+    }
+    guard !labels.isEmpty, !targets.isEmpty else { return nil }
+    let label = generator.rng.pick(labels)
+    // Another container when there is one; in a scene of one container (wide), a move to
+    // another place in it.
+    var target = generator.rng.pick(targets)
+    while target.id == label.parent && targets.count > 1 { target = generator.rng.pick(targets) }
+    let room = target.id == label.parent ? target.children - 1 : target.children
+    let mutation = SceneMutation.reparent(
+      id: label.id, parent: target.id, index: generator.rng.int(in: 0...room))
+    follow([mutation])
+    return mutation
+  }
+
+  /// Even ticks remove the largest subtree of at most half the scene; odd ticks insert it
+  /// back where it was.
+  private mutating func removalNext() -> [SceneMutation] {
+    if let back = removed {
+      removed = nil
+      let mutation = SceneMutation.insert(parent: back.parent, index: back.index, node: back.node)
+      follow([mutation])
+      return [mutation]
+    }
+    guard let scene = shadow else { return [] }
+    let half = scene.viewCount / 2
+    // Parents before children, then subtree sizes from the leaves up (no recursion: a deep
+    // scene is thousands of levels).
+    var order: [(node: Scene.Node, parent: Int, index: Int)] = [(scene.root, -1, 0)]
+    var next = 0
+    while next < order.count {
+      for (i, child) in order[next].node.content.children.enumerated() {
+        order.append((child, next, i))
+      }
+      next += 1
+    }
+    var views = [Int](repeating: 1, count: order.count)
+    var best: (parent: Int, index: Int, node: Scene.Node, views: Int)?
+    for k in stride(from: order.count - 1, through: 1, by: -1) {
+      let parent = order[k].parent
+      views[parent] += views[k]
+      if views[k] <= half, views[k] > (best?.views ?? 0) {
+        best = (order[parent].node.id, order[k].index, order[k].node, views[k])
+      }
+    }
+    guard let best else { return [] }
+    removed = (best.parent, best.index, best.node)
+    let mutation = SceneMutation.remove(id: best.node.id)
+    follow([mutation])
+    return [mutation]
   }
 
   /// One cell's (or group's) configuration: six changes that one handler would make.

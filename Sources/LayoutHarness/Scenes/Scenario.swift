@@ -16,6 +16,9 @@ public enum Shape: String, Sendable, ReportName {
   /// A table view of `size` rows with cell reuse: only the cells that cover the screen
   /// exist (9 on an 844-point window, 11 views each), reused as rows scroll in.
   case table
+  /// A collection view of `size` items in rows of three (a product grid): each item an
+  /// image over a title and a price; 4 views per item and one per row.
+  case grid
 }
 
 extension Shape {
@@ -25,6 +28,7 @@ extension Shape {
     switch self {
     case .feed: "cells"
     case .table: "rows"
+    case .grid: "items"
     case .deep: "depth"
     case .wide: "children"
     case .balanced, .random: "views"
@@ -37,6 +41,7 @@ extension Shape {
     case .deep: "level"
     case .wide: "child"
     case .feed, .table: "cell"
+    case .grid: "item"
     case .balanced, .random: "view"
     }
   }
@@ -47,7 +52,7 @@ extension Shape {
     switch self {
     case .table:
       TableGeometry(rows: size, windowHeight: SceneGenerator.defaultWindowSize.height).cells
-    case .deep, .wide, .feed, .balanced, .random: size
+    case .deep, .wide, .feed, .balanced, .random, .grid: size
     }
   }
 }
@@ -67,6 +72,13 @@ public enum MutationKind: String, Sendable, ReportName {
   case scroll
   /// Nothing changes: the cost of an empty tick.
   case idle
+  /// K labels move to another vertical container each tick (a moving tree: the views and
+  /// their constraints move with them, nothing is rebuilt).
+  case reparent
+  /// Hierarchy removal: even ticks remove the largest subtree of at most half the scene
+  /// (a cell of a feed, a quarter of a balanced tree, the lower half of a deep one), odd
+  /// ticks insert it back (new views); K is ignored.
+  case removal
   /// K cells (or groups of rows) are configured as a table view configures a cell for new
   /// content: in a feed, a cell's title, subtitle and body texts, its avatar and action
   /// icon sizes and its header spacing (six changes); elsewhere six neighbouring labels.
@@ -101,6 +113,7 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
     case .random: max(size, 2)
     case .feed: 11 * size + 1
     case .table: 11 * shape.coldUnits(size: size) + 2
+    case .grid: 1 + (size + 2) / 3 + 4 * size
     }
   }
 
@@ -125,9 +138,9 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
       + "has \(gigabytes(memory)) GB: use a --size up to about \(largest) (or fewer strategies)"
   }
 
-  /// Whether trees of `shape` can take `mutation` (only a feed and a table scroll).
+  /// Whether trees of `shape` can take `mutation` (only lists scroll: feed, table, grid).
   public static func supports(_ shape: Shape, _ mutation: MutationKind) -> Bool {
-    mutation != .scroll || shape == .feed || shape == .table
+    mutation != .scroll || [.feed, .table, .grid].contains(shape)
   }
 
   /// Why this scenario cannot run, if it cannot.
@@ -135,8 +148,12 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
     if size < 1 { return "size must be at least 1 (got \(size))" }
     if size > 1_000_000 { return "size must be at most 1000000 (got \(size))" }
     if perTick < 1 { return "per-tick must be at least 1 (got \(perTick))" }
+    if mutation == .reparent || mutation == .removal, shape == .deep, size > 5_000 {
+      return "the \(mutation.rawValue) mutation keeps a copy of the scene and walks it "
+        + "recursively: use --size up to 5000 with --shape deep"
+    }
     if !Self.supports(shape, mutation) {
-      return "the scroll mutation needs a scrolling list: use it with --shape feed or table"
+      return "the scroll mutation needs a scrolling list: use it with --shape feed, table or grid"
     }
     return nil
   }
@@ -163,6 +180,7 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
     case .feed: scene = generator.feed(cells: size)
     case .random: scene = generator.random(views: size)
     case .table: scene = generator.table(rows: size, seed: seed)
+    case .grid: scene = generator.grid(items: size)
     }
     generator.continueIDs(after: scene)
     return (scene, generator)

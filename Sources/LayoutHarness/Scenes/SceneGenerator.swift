@@ -160,6 +160,37 @@ public struct SceneGenerator {
     return Scene(windowSize: windowSize, root: node("feed", .list(children: children)))
   }
 
+  /// A collection view of `items` items in rows of three: each item a vertical stack of a
+  /// 96-point image, a title of 1 to 4 words and a price.
+  public mutating func grid(items: Int) -> Scene {
+    var rows: [Scene.Node] = []
+    var item = 0
+    while item < items {
+      var cells: [Scene.Node] = []
+      for _ in 0..<min(3, items - item) {
+        let image = node("item\(item).image", .image(Size(width: 96, height: 96)))
+        let title = node(
+          "item\(item).title", .label(text: text(words: rng.int(in: 1...4)), style: .body))
+        let price = node(
+          "item\(item).price", .label(text: "$\(rng.int(in: 1...999)).99", style: .caption))
+        cells.append(
+          node(
+            "item\(item)",
+            .stack(.init(axis: .vertical, spacing: 4), children: [image, title, price])))
+        item += 1
+      }
+      rows.append(
+        node(
+          "row\(rows.count)",
+          .stack(
+            .init(
+              axis: .horizontal, spacing: 8,
+              insets: EdgeInsets(top: 4, left: 8, bottom: 4, right: 8)),
+            children: cells)))
+    }
+    return Scene(windowSize: windowSize, root: node("grid", .list(children: rows)))
+  }
+
   /// A random tree of about `views` views: mixed stacks (vertical, horizontal, overlay, with
   /// random spacing, insets and alignment), labels and images, at most `maxDepth` deep.
   public mutating func random(views: Int, maxDepth: Int = 5) -> Scene {

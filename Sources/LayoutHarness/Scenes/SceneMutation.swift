@@ -11,6 +11,9 @@ public enum SceneMutation: Hashable, Sendable, CustomStringConvertible {
   /// A view moves among its siblings to `index` (counted after it left its place): a table
   /// view reusing a cell. It keeps its views, and under Auto Layout their constraints.
   case move(id: Int, to: Int)
+  /// A view and its subtree move to another container at `index`, keeping their views and
+  /// the constraints inside the subtree (a moving tree).
+  case reparent(id: Int, parent: Int, index: Int)
   /// The window changes size (rotation, live resize).
   case resizeWindow(Size)
   /// A stack's spacing or insets change: constraint constants under Auto Layout.
@@ -27,6 +30,7 @@ public enum SceneMutation: Hashable, Sendable, CustomStringConvertible {
     case .insert(let parent, let index, let node): "insert(#\(node.id) into #\(parent) at \(index))"
     case .remove(let id): "remove(#\(id))"
     case .move(let id, let index): "move(#\(id) to \(index))"
+    case .reparent(let id, let parent, let index): "reparent(#\(id) into #\(parent) at \(index))"
     case .resizeWindow(let size): "resizeWindow(\(size))"
     case .setSpacing(let id, let spacing): "setSpacing(#\(id), \(spacing))"
     case .setInsets(let id, let insets): "setInsets(#\(id), \(insets))"
@@ -68,6 +72,14 @@ extension Scene {
       case false?: failure = "index \(index) out of range"
       case true?: break
       }
+    case .reparent(let id, let parent, let index):
+      guard id != root.id, let node = root.find(id: id) else { throw fail("no node has this id") }
+      guard node.find(id: parent) == nil else { throw fail("#\(parent) lies inside #\(id)") }
+      var moved = self
+      _ = moved.root.removeChild(id: id)
+      try moved.apply(.insert(parent: parent, index: index, node: node))
+      self = moved
+      return
     case .insert(let parent, let index, let node):
       found = root.update(id: parent) { target in
         switch target.content {
@@ -129,6 +141,15 @@ extension Scene {
 }
 
 extension Scene.Node {
+  /// This node or the descendant with `id`.
+  func find(id target: Int) -> Scene.Node? {
+    if id == target { return self }
+    for child in content.children {
+      if let found = child.find(id: target) { return found }
+    }
+    return nil
+  }
+
   /// Moves the descendant with `id` to `index` among its siblings. Returns nil when absent,
   /// false (changing nothing) when `index` is out of range.
   mutating func moveChild(id target: Int, to index: Int) -> Bool? {
@@ -203,6 +224,19 @@ extension SceneTree {
       guard (0..<container.subviews.count).contains(index) else {
         throw missing("index \(index) out of range")
       }
+      try layout { () throws(LayoutError) in try container.insertSubview(view, at: index) }
+    case .reparent(let id, let parent, let index):
+      guard let view = views[id], view.superview !== window else {
+        throw missing("no movable view #\(id)")
+      }
+      guard let container = views[parent] as? StackView else {
+        throw missing("no container #\(parent)")
+      }
+      guard !container.isDescendant(of: view) else {
+        throw missing("#\(parent) lies inside #\(id)")
+      }
+      let count = container.subviews.count - (view.superview === container ? 1 : 0)
+      guard (0...count).contains(index) else { throw missing("index \(index) out of range") }
       try layout { () throws(LayoutError) in try container.insertSubview(view, at: index) }
     case .insert(let parent, let index, let node):
       guard let container = views[parent] as? StackView else {
