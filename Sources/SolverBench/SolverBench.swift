@@ -29,21 +29,47 @@ public struct SolverBenchResult: Sendable {
 
   /// JSON with the contract keys `buildNs` and `tickNs`, plus the counters.
   public var json: String {
-    func counters(_ c: SolverCounters) -> String {
-      "{\"pivots\": \(c.pivots), \"rowsTouched\": \(c.rowsTouched), "
-        + "\"substitutions\": \(c.substitutions), \"expansions\": \(c.expansions), "
-        + "\"cachedShifts\": \(c.cachedShifts), \"valuesUpdated\": \(c.valuesUpdated), "
-        + "\"repairs\": \(c.repairs), \"rebuilds\": \(c.rebuilds)}"
+    // Encoding fails only for non-finite numbers; the clock and the counters give none.
+    (try? JSONText.encode(self)) ?? "{}\n"
+  }
+}
+
+extension SolverBenchResult: Encodable {
+  enum Key: String, CodingKey {
+    case workload, size, buildNs, tickNs, ticks, pivotsPerTick, valuesPerTick, floorNs
+    case tickOverFloor, buildCounters, tickCounters
+  }
+
+  /// The solver's counters under their JSON names.
+  struct Counters: Encodable {
+    var pivots, rowsTouched, substitutions, expansions, cachedShifts, valuesUpdated: Int
+    var repairs, rebuilds: Int
+
+    init(_ c: SolverCounters) {
+      pivots = c.pivots
+      rowsTouched = c.rowsTouched
+      substitutions = c.substitutions
+      expansions = c.expansions
+      cachedShifts = c.cachedShifts
+      valuesUpdated = c.valuesUpdated
+      repairs = c.repairs
+      rebuilds = c.rebuilds
     }
-    let perTick = Double(tickCounters.pivots) / Double(max(ticks, 1))
-    return """
-      {"workload": "\(workload.rawValue)", "size": \(size), "buildNs": \(Int(buildNs)), \
-      "tickNs": \(Int(tickNs.rounded())), "ticks": \(ticks), \
-      "pivotsPerTick": \(perTick), "valuesPerTick": \(valuesPerTick), \
-      "floorNs": \(Int(floorNs.rounded())), \
-      "tickOverFloor": \(tickOverFloor.map { "\($0)" } ?? "null"), \
-      "buildCounters": \(counters(buildCounters)), "tickCounters": \(counters(tickCounters))}
-      """
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: Key.self)
+    try c.encode(workload.rawValue, forKey: .workload)
+    try c.encode(size, forKey: .size)
+    try c.encode(Int(buildNs), forKey: .buildNs)
+    try c.encode(Int(tickNs.rounded()), forKey: .tickNs)
+    try c.encode(ticks, forKey: .ticks)
+    try c.encode(Double(tickCounters.pivots) / Double(max(ticks, 1)), forKey: .pivotsPerTick)
+    try c.encode(valuesPerTick, forKey: .valuesPerTick)
+    try c.encode(Int(floorNs.rounded()), forKey: .floorNs)
+    try c.encode(tickOverFloor, forKey: .tickOverFloor)
+    try c.encode(Counters(buildCounters), forKey: .buildCounters)
+    try c.encode(Counters(tickCounters), forKey: .tickCounters)
   }
 }
 

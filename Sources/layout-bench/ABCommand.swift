@@ -1,3 +1,4 @@
+import BenchSupport
 import ArgumentParser
 import LayoutHarness
 internal import Foundation
@@ -95,10 +96,7 @@ func emit(_ comparison: Comparison, markdown: String?, json: String?) throws {
   if markdown != "-" && json != "-" { print(comparison.render(markdown: false), terminator: "") }
   if let markdown { try OutputFile.write(comparison.render(markdown: true), to: markdown) }
   if let json {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-    try OutputFile.write(
-      String(decoding: try encoder.encode(comparison), as: UTF8.self) + "\n", to: json)
+    try OutputFile.write(try JSONText.encode(comparison, pretty: true), to: json)
   }
   throw ExitCode(comparison.exitStatus.rawValue)
 }

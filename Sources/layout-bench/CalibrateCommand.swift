@@ -1,3 +1,4 @@
+import BenchSupport
 import ArgumentParser
 import LayoutHarness
 internal import Foundation
@@ -99,10 +100,7 @@ struct Calibrate: ParsableCommand {
     }
     if json != "-" { print(calibration.render(), terminator: "") }
     if let json {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-      try OutputFile.write(
-        String(decoding: try encoder.encode(calibration), as: UTF8.self) + "\n", to: json)
+      try OutputFile.write(try JSONText.encode(calibration, pretty: true), to: json)
     }
   }
 }

@@ -74,10 +74,7 @@ func emit(_ report: RunReport, timelines: [RunTimeline], output: ReportOptions) 
     if !sweeps.isEmpty { print("\n" + sweeps, terminator: "") }
   }
   if let path = output.json {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    let data = try encoder.encode(report)
-    try OutputFile.write(String(decoding: data, as: UTF8.self) + "\n", to: path)
+    try OutputFile.write(try ReportFile.encode(report), to: path)
   }
   if let path = output.html {
     try OutputFile.write(renderHTML(report), to: path)

@@ -61,7 +61,7 @@ struct SolverBenchCommand: ParsableCommand {
     let result = workload.measure(
       size: size, representation: representation.value, minimumTicks: ticks)
     if let json {
-      try OutputFile.write(result.json + "\n", to: json)
+      try OutputFile.write(result.json, to: json)
       if json == "-" { return }
     }
     let perTick = Double(result.tickCounters.pivots) / Double(result.ticks)

@@ -1,4 +1,5 @@
 internal import Foundation
+import BenchSupport
 
 /// A report that cannot be used, with the file and the reason.
 public struct ReportFileError: Error, Equatable, CustomStringConvertible {
@@ -13,9 +14,7 @@ public struct ReportFileError: Error, Equatable, CustomStringConvertible {
 public enum ReportFile {
   /// The report as JSON text (keys sorted, so equal reports give equal files).
   public static func encode(_ report: RunReport) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
+    try JSONText.encode(report)
   }
 
   public static func load(_ path: String) throws(ReportFileError) -> RunReport {

@@ -1,3 +1,4 @@
+import BenchSupport
 internal import Foundation
 import LayoutModel
 
@@ -58,11 +59,8 @@ public func renderChromeTrace(_ timelines: [RunTimeline]) -> String {
       }
     }
   }
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
   do {
-    let data = try encoder.encode(ChromeTraceFile(traceEvents: events))
-    return String(decoding: data, as: UTF8.self)
+    return try JSONText.encode(ChromeTraceFile(traceEvents: events))
   } catch {
     // Every number was made finite above, which is the only way encoding can fail here.
     preconditionFailure("trace encoding failed: \(error)")
