@@ -91,6 +91,7 @@ struct HTMLReportPage {
       writeSummaryRow(result, index: index)
     }
     html += "</tbody>\n</table>\n"
+    html += "<p class=\"note\">Scenario: \(HTMLText.escape(Scenario.legend))</p>\n"
     html += "<p class=\"note\">\(HTMLText.escape(BudgetVerdict.legend)) "
     html += "Hitch verdict: Apple&#8217;s hitch-ratio bands (under 5 ms/s good, up to 10 warning, "
     html += "above that critical).</p>\n"

@@ -40,6 +40,7 @@ public enum ReportTable {
           + header.indices.map { $0 < 2 || $0 == header.count - 1 ? "---" : "--:" }
           .joined(separator: "|") + "|")
       for row in rows { lines.append("| " + row.joined(separator: " | ") + " |") }
+      lines += ["", "Scenario: " + Scenario.legend]
       let findings = Finding.all(in: report)
       if !findings.isEmpty {
         lines.append("")
@@ -82,6 +83,7 @@ public enum ReportTable {
       for warning in TailWarning.all(in: report) {
         lines.append("warning: \(warning.scenario): \(warning.text).")
       }
+      lines.append("scenario: " + Scenario.legend)
       lines.append("verdict: " + BudgetVerdict.legend)
       lines.append(
         "solves, layouts, moved, again, allocs: per tick (solver read-outs, layoutSubviews "

@@ -103,6 +103,12 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
 
   public var description: String { "\(shape.rawValue)\(size)/\(mutation.rawValue)x\(perTick)" }
 
+  /// How to read a scenario's name, for the legends under the tables.
+  public static let legend =
+    "shape and size / mutation x changes per tick: feed300/configurex4 is a feed of 300 "
+    + "cells with 4 cells configured per tick; deep1000/textx1 a tree 1,000 levels deep with "
+    + "one text change per tick; table100000/scrollx1 a 100,000-row table scrolling."
+
   /// The views the scene starts with (as the generators build them: a deep tree of depth n
   /// has 2n + 1, a feed cell 11 views; a random tree of n views at least a root and a child).
   public var estimatedViews: Int {
