@@ -143,4 +143,30 @@ import Testing
     solver.updateVariables()
     #expect(solver.value(of: root) == 500)
   }
+
+  /// A canonical tableau's refusal is verified too (seed 37928 of 2-200 boxes: a canonical
+  /// tableau refused, after 2,144 operations, a required inset that a rebuilt one accepts):
+  /// on a fresh canonical tableau, one built in reverse order and a lazy one. A true
+  /// conflict is still refused, with the solver as it was.
+  @Test(arguments: [Solver.Representation.canonical, .adaptive])
+  func aTrueConflictInACanonicalTableauIsVerifiedThenRefused(
+    _ representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let (root, widths, constraints) = try Self.nestedBoxes(solver, count: 30)
+    let cap = root <= 1000
+    try solver.addConstraint(cap)
+    let before = Self.values(solver, widths)
+    let impossible = widths[1] >= 2000
+    #expect(throws: SolverError.self) { try solver.addConstraint(impossible) }
+    #expect(solver.counters.rebuilds == 3)
+    #expect(solver.conflictingConstraints.contains { $0 === constraints[0] })
+    #expect(solver.conflictingConstraints.contains { $0 === cap })
+    #expect(!solver.hasConstraint(impossible))
+    let after = Self.values(solver, widths)
+    for (a, b) in zip(before, after) { #expect(abs(a - b) < 1e-9) }
+    try solver.suggestValue(root, 500)
+    solver.updateVariables()
+    #expect(solver.value(of: root) == 500)
+  }
 }
