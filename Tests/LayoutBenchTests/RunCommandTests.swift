@@ -12,14 +12,14 @@ struct RunCommandTests {
     let run = try #require(command as? Run)
     let plan = run.plan
     let scenarios = plan.scenarios
-    // deep, wide, feed at two sizes, with text and resize, then two batches of changes and
-    // a table scrolling: fifteen scenarios, all strategies.
-    #expect(scenarios.count == 15)
+    // deep, wide, feed at two sizes, with text and resize, then three batches of changes and
+    // a table scrolling: sixteen scenarios, all strategies.
+    #expect(scenarios.count == 16)
     #expect(Set(scenarios.map(\.shape)) == [.deep, .wide, .feed, .table])
     #expect(Set(scenarios.map(\.mutation)) == [.text, .resize, .configure, .scroll])
     #expect(plan.entries.allSatisfy { $0.settings.strategies.count == 3 })
     let quick = try #require(try LayoutBench.parseAsRoot(["run", "--quick"]) as? Run).plan
-    #expect(quick.scenarios.map(\.size) == Array(repeating: 100, count: 8) + [1000])
+    #expect(quick.scenarios.map(\.size) == Array(repeating: 100, count: 9) + [1000])
   }
 
   @Test func flagsNameOneScenario() throws {

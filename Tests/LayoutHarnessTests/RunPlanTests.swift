@@ -17,7 +17,9 @@ struct RunPlanTests {
       }
     }
     // Then the batches where coalescing pays and the table, at the largest default size.
-    expected += ["feed300/configurex4", "wide1000/configurex1", "table100000/scrollx1"]
+    expected += [
+      "feed300/configurex4", "wide1000/configurex1", "wide1000/textx4", "table100000/scrollx1",
+    ]
     #expect(plan.scenarios.map(\.description) == expected)
     for entry in plan.entries {
       #expect(entry.settings.strategies == StrategyKind.allCases)
@@ -68,7 +70,10 @@ struct RunPlanTests {
         ($0.scenario.description, $0.settings.ticks)
       })
     #expect(
-      ticks == ["wide100/textx1": 60, "wide100/resizex1": 500, "wide100/configurex1": 60])
+      ticks == [
+        "wide100/textx1": 60, "wide100/resizex1": 500, "wide100/configurex1": 60,
+        "wide100/textx4": 60,
+      ])
   }
 
   @Test func scrollWithoutAShapeRunsOnlyWhereItCan() {

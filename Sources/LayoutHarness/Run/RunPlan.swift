@@ -43,12 +43,13 @@ public struct RunPlan: Sendable {
   }
 
   /// Scenarios beside the shapes' text and resize: several changes per tick, where
-  /// coalescing pays (a feed configuring 4 cells, 24 changes; a batch of 6 rows), and a
-  /// table view scrolling with cell reuse, what a list does every frame. Added to the default
-  /// matrix (at the shape's largest default size; the smallest with `--quick`) unless a
-  /// mutation or a per-tick count is given.
+  /// coalescing pays (a feed configuring 4 cells, 24 changes; a batch of 6 rows; 4 rows of
+  /// a list changing text, as a chat receiving messages), and a table view scrolling with
+  /// cell reuse, what a list does every frame. Added to the default matrix (at the shape's
+  /// largest default size; the smallest with `--quick`) unless a mutation or a per-tick
+  /// count is given.
   public static let defaultBatches: [(shape: Shape, mutation: MutationKind, perTick: Int)] = [
-    (.feed, .configure, 4), (.wide, .configure, 1), (.table, .scroll, 1),
+    (.feed, .configure, 4), (.wide, .configure, 1), (.wide, .text, 4), (.table, .scroll, 1),
   ]
 
   /// A timed run stops a slow scenario after this much measuring (keeping
