@@ -75,7 +75,9 @@ public final class Label: View {
 /// constraints, as an app pins an avatar's size, so both layout modes give it its size:
 /// `UIImageView`'s intrinsic size hugs at 250 only, and beside two labels that hug their
 /// text at 250 too a stack would stretch the image (the classic stack-view bug). It has no
-/// intrinsic size of its own (the required size makes one redundant).
+/// intrinsic size of its own (the required size makes one redundant). The price: images
+/// that cannot fit (a horizontal stack of images narrower than they are) are an
+/// unsatisfiable-constraint error, where UIKit would break a constraint and log.
 public final class ImageView: View {
   public private(set) var imageSize: Size
   private var sizeConstraints: (width: LayoutConstraint, height: LayoutConstraint)?
@@ -108,11 +110,14 @@ public final class ImageView: View {
 
   override public func updateConstraints() throws(LayoutError) {
     try super.updateConstraints()
-    if let (width, height) = sizeConstraints {
+    // Kept while active; made again when a move between windows deactivated them.
+    if let (width, height) = sizeConstraints, width.isActive, height.isActive {
       try width.setConstant(imageSize.width)
       try height.setConstant(imageSize.height)
       return
     }
+    sizeConstraints?.width.deactivate()
+    sizeConstraints?.height.deactivate()
     let made = (
       widthAnchor.constraint(equalToConstant: imageSize.width),
       heightAnchor.constraint(equalToConstant: imageSize.height)

@@ -198,10 +198,25 @@ public class StackView: View {
     alignmentChanged = false
     // A tail that will change goes first: while the children are re-linked, the old tail
     // (on a child that is no longer last, or `==` where `<=` is due) could over-determine a
-    // fixed-size child and make the new links unsatisfiable for a moment.
-    if let tail, tail.isActive, tailView !== subviews.last || tail.relation != tailRelation {
+    // fixed-size child and make the new links unsatisfiable for a moment. If re-linking
+    // fails, it comes back.
+    var dropped: LayoutConstraint?
+    if let tail, tail.isActive,
+      tailView !== subviews.last || tail.relation != tailRelation(last: subviews.last)
+    {
       tail.deactivate()
+      dropped = tail
     }
+    do throws(LayoutError) {
+      try arrange(geometry: geometry, regenerate: regenerate)
+    } catch {
+      if let dropped, tail === dropped, !dropped.isActive { try? dropped.activate() }
+      throw error
+    }
+  }
+
+  /// Links, aligns and sizes the children, then the tail and the hug.
+  private func arrange(geometry: Bool, regenerate: Bool) throws(LayoutError) {
     var previous: View?
     var previousFlexible: View?
     for child in subviews {
@@ -330,7 +345,7 @@ public class StackView: View {
   /// A list (whose size is given) has none.
   private func updateTail(last: View?, geometry: Bool) throws(LayoutError) {
     guard sizeDependsOnChildren, axis != .overlay else { return }
-    let relation = tailRelation
+    let relation = tailRelation(last: last)
     if let tail, tail.isActive, tailView === last, tail.relation == relation {
       if geometry { try tail.setConstant(makeTail(last: last, relation: relation).constant) }
       return
@@ -342,10 +357,13 @@ public class StackView: View {
     tailView = last
   }
 
-  /// Horizontal stacks whose children are all fixed keep them within the width (`<=`);
-  /// otherwise the flexible children fill it, and a vertical stack's height follows (`==`).
-  private var tailRelation: LayoutRelation {
-    axis == .horizontal && !subviews.contains(where: \.isFlexibleWidth) ? .lessThanOrEqual : .equal
+  /// The relation of the tail ``makeTail(last:relation:)`` makes: horizontal stacks whose
+  /// children are all fixed keep them within the width (`last.trailing <=`), and an empty
+  /// one is at least its insets wide (`width >=`); otherwise the flexible children fill the
+  /// width, and a vertical stack's height follows (`==`).
+  private func tailRelation(last: View?) -> LayoutRelation {
+    guard axis == .horizontal, !subviews.contains(where: \.isFlexibleWidth) else { return .equal }
+    return last == nil ? .greaterThanOrEqual : .lessThanOrEqual
   }
 
   private func makeTail(last: View?, relation: LayoutRelation) -> LayoutConstraint {

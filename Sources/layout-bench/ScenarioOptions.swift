@@ -42,7 +42,8 @@ struct ScenarioOptions: ParsableArguments {
   @Option(
     help: """
       A scenario named after a peer's benchmark instead of --shape/--size/--mutation: \
-      \(PeerScenario.names) (README: "Peer scenarios").
+      \(PeerScenario.names) (README: "Peer scenarios"). A sweep takes its shape and \
+      mutation over the sizes of --sizes or the ladder.
       """)
   var preset: PeerScenario?
 

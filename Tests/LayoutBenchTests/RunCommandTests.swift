@@ -22,6 +22,17 @@ struct RunCommandTests {
     #expect(quick.scenarios.map(\.size) == Array(repeating: 100, count: 9) + [1000])
   }
 
+  @Test func aPresetNamesOneScenarioAndExcludesTheScenarioFlags() throws {
+    let run = try #require(try LayoutBench.parseAsRoot(["run", "--preset", "wwdc-grid"]) as? Run)
+    #expect(run.plan.scenarios.map(\.description) == ["grid300/scrollx1"])
+    #expect(throws: (any Error).self) {
+      try LayoutBench.parseAsRoot(["run", "--preset", "wwdc-grid", "--size", "10"])
+    }
+    #expect(throws: (any Error).self) {
+      try LayoutBench.parseAsRoot(["run", "--preset", "no-such-preset"])
+    }
+  }
+
   @Test func flagsNameOneScenario() throws {
     let run = try Run.parse([
       "--shape", "feed", "--size", "200", "--mutation", "churn", "--per-tick", "3", "--ticks", "50",

@@ -51,8 +51,11 @@ import Testing
       for strategy in strategies { try strategy.tick(tick) }
       try FrameCheck.compare(strategies)
       let shown = try rowsShown(strategies[0], rows: rows, seed: 3)
-      // The cells show consecutive rows in order, configured from the data source.
+      // The cells show consecutive rows in order, configured from the data source, and the
+      // spacers stand for the rows above and below them.
       #expect(shown == Array(shown[0]..<(shown[0] + geometry.cells)))
+      let content = try #require(strategies[0].window.subviews.first?.subviews.first as? StackView)
+      #expect(content.insets == geometry.spacers(first: shown[0]))
       firstRows.append(shown[0])
     }
     #expect(firstRows.max() == rows - geometry.cells, "the scroll reaches the last row")
@@ -64,6 +67,10 @@ import Testing
     let after = try #require(strategies[0].window.subviews.first?.subviews.first?.subviews)
     #expect(Set(after.map(ObjectIdentifier.init)) == cellViews)
     #expect(scene.viewCount == 11 * geometry.cells + 2)
+    // The live trees are the scene the mutations describe: a fresh tree of it agrees.
+    let fresh = try LayoutStrategy(.coalesced, scene: scene)
+    try fresh.tick([])
+    try FrameCheck.compare([("scrolled", strategies[0].tree), ("fresh", fresh.tree)])
     _ = generator.rng.next()
   }
 
@@ -89,7 +96,8 @@ import Testing
   @Test(arguments: [MutationKind.scroll, .text, .configure, .resize, .churn, .animate])
   func threeStrategiesAgreeOnEveryTick(mutation: MutationKind) throws {
     let settings = RunSettings(ticks: 60, warmupTicks: 0, coldBuilds: 1)
-    for rows in [3, 1000] {
+    // Fewer rows than cells, a few more (the table scrolls to its end), many.
+    for rows in [3, 12, 1000] {
       let scenario = Scenario(shape: .table, size: rows, mutation: mutation, perTick: 2, seed: 5)
       let results = try ScenarioRunner(settings: settings).run(scenario).results
       #expect(results.count == 3)

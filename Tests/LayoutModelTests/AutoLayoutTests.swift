@@ -255,6 +255,41 @@ import Testing
     expectFrame(squeezed, rect(0, 45, 30, 40))
   }
 
+  @Test func imagesThatCannotFitTheirRowAreAnErrorNamingTheImage() throws {
+    let window = try Window(size: Size(width: 100, height: 300), layoutMode: .autoLayout)
+    let row = try StackView(axis: .horizontal, spacing: 8, name: "row")
+    try window.addSubview(row)
+    for i in 0..<3 {
+      try row.addSubview(ImageView(size: Size(width: 40, height: 40), name: "icon\(i)"))
+    }
+    // 3 x 40 + 2 x 8 = 136 points in a 100-point row.
+    let error = layoutError { try window.runUpdateCycle() }
+    guard case .unsatisfiableConstraint(let what)? = error else {
+      Issue.record("expected an unsatisfiable constraint, got \(String(describing: error))")
+      return
+    }
+    #expect(what.contains("icon"), "\(what)")
+  }
+
+  @Test func anEmptyRowKeepsItsTailAcrossConstraintPasses() throws {
+    let window = try Window(size: Size(width: 390, height: 300), layoutMode: .autoLayout)
+    let column = try StackView(axis: .vertical, name: "column")
+    let row = try StackView(axis: .horizontal, spacing: 8, name: "row")
+    try window.addSubview(column)
+    try column.addSubview(row)
+    let icon = try ImageView(size: Size(width: 40, height: 40), name: "icon")
+    try row.addSubview(icon)
+    try window.runUpdateCycle()
+    icon.removeFromSuperview()
+    try window.runUpdateCycle()
+    let before = window.counters
+    row.setNeedsUpdateConstraints()
+    try window.runUpdateCycle()
+    let work = window.counters - before
+    // The empty row's tail (width >= its insets) is the one it had: nothing re-made.
+    #expect(work.constraintsAdded == 0 && work.constraintsRemoved == 0, "\(work)")
+  }
+
   @Test func anImageKeepsItsSizeBesideLabelsThatHugTheirText() throws {
     // The labels' hugging (250 each) would outweigh an image's own (250): an image whose
     // size only hugged would stretch to make the labels' column narrower. Its size is

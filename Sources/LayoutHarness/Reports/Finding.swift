@@ -35,21 +35,26 @@ public struct Finding: Sendable, Equatable {
     return samples.count >= 20 && Double(slow) > 0.05 * Double(samples.count)
   }
 
-  /// The mean tick without the top 1% (preemption).
+  /// The mean tick without the top 1% (preemption); slowTicksRecur asks for 20 ticks.
   static func trimmedMeanNs(_ result: RunResult) -> Double {
     let kept = result.samplesNs.sorted().dropLast(max(1, result.samplesNs.count / 100))
-    return kept.isEmpty ? result.tickNs.p50 : kept.reduce(0, +) / Double(kept.count)
+    return kept.reduce(0, +) / Double(max(kept.count, 1))
   }
 
   /// The time ratio of `result` to `coalesced`: of medians, or of trimmed means when slow
   /// ticks recur in either (with the note that says so).
   static func timeRatio(_ result: RunResult, _ coalesced: RunResult) -> (Double, String) {
-    guard slowTicksRecur(result) || slowTicksRecur(coalesced) else {
-      return (result.tickNs.p50 / coalesced.tickNs.p50, "")
-    }
-    return (
-      trimmedMeanNs(result) / trimmedMeanNs(coalesced), " (mean ticks: slow ticks recur)"
-    )
+    // Both sides take the mean only when both have the ticks for it.
+    let means =
+      (slowTicksRecur(result) || slowTicksRecur(coalesced)) && result.samplesNs.count >= 20
+      && coalesced.samplesNs.count >= 20
+    let (a, b) =
+      means
+      ? (trimmedMeanNs(result), trimmedMeanNs(coalesced))
+      : (result.tickNs.p50, coalesced.tickNs.p50)
+    // A zero time (an empty tick under the clock's resolution) compares as the same.
+    guard a > 0, b > 0 else { return (1, "") }
+    return (a / b, means ? " (mean ticks: slow ticks recur)" : "")
   }
 
   static func counter(_ result: RunResult, _ name: String) -> Double {

@@ -126,9 +126,14 @@ public struct MutationWorkload {
     }
   }
 
-  /// Applies generated mutations to the shadow scene (they are valid by construction).
+  /// Applies generated mutations to the shadow scene (they are valid by construction; one
+  /// that is not would make the shadow differ from the live trees).
   private mutating func follow(_ mutations: [SceneMutation]) {
-    for mutation in mutations { try? shadow?.apply(mutation) }
+    for mutation in mutations {
+      do throws(SceneMutationError) { try shadow?.apply(mutation) } catch {
+        preconditionFailure("a generated mutation does not apply to its scene: \(error)")
+      }
+    }
   }
 
   /// One label moved from its container to another vertical container (never into a

@@ -77,7 +77,11 @@ extension Scene {
       guard node.find(id: parent) == nil else { throw fail("#\(parent) lies inside #\(id)") }
       var moved = self
       _ = moved.root.removeChild(id: id)
-      try moved.apply(.insert(parent: parent, index: index, node: node))
+      do throws(SceneMutationError) {
+        try moved.apply(.insert(parent: parent, index: index, node: node))
+      } catch {
+        throw fail(error.reason)
+      }
       self = moved
       return
     case .insert(let parent, let index, let node):
