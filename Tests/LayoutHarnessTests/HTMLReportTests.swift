@@ -410,7 +410,7 @@ private enum Fixture {
   /// views), a deep tree of 12 is 12 levels.
   @Test(arguments: [
     (Shape.feed, "cells"), (.deep, "depth"), (.wide, "children"), (.balanced, "views"),
-    (.random, "views"),
+    (.random, "views"), (.table, "rows"), (.grid, "items"),
   ])
   func sweepAxesNameTheShapesUnit(_ shape: Shape, _ unit: String) {
     let chart = SweepChart.render(
@@ -422,6 +422,30 @@ private enum Fixture {
     report.sweeps = [Fixture.sweep(.eager, shape: shape, exponent: 1, scaleNs: 2_000)]
     #expect(renderHTML(report).contains("<th class=\"num\">Sizes (\(unit))</th>"))
     #expect(ReportTable.renderSweeps(report, style: .terminal).contains("10...10000 \(unit)"))
+  }
+
+  /// A sweep that timed cold layouts gets a second chart of them, one line per strategy
+  /// and no budget line (the frame budget bounds a tick, not a build).
+  @Test func coldLayoutsGetTheirOwnChart() {
+    var sweeps = [
+      Fixture.sweep(.coalesced, shape: .feed, exponent: 1, scaleNs: 2_000),
+      Fixture.sweep(.bottomUp, shape: .feed, exponent: 1, scaleNs: 500),
+    ]
+    var report = Fixture.sampleReport()
+    report.sweeps = sweeps
+    #expect(!renderHTML(report).contains("Cold layout against scene size"))
+    sweeps[0].coldNs = sweeps[0].sizes.map { Double($0) * 200_000 }
+    sweeps[1].coldNs = sweeps[1].sizes.map { Double($0) * 30_000 }
+    report.sweeps = sweeps
+    let html = renderHTML(report)
+    #expect(html.contains("aria-label=\"Cold layout against scene size, log-log\""))
+    let cold = SweepChart.render(sweeps, budgetNs: 16_666_667, colours: [:], metric: .cold)
+    #expect(Fixture.occurrences(of: "<polyline", in: cold) == 2)
+    #expect(!cold.contains("class=\"budget\""))
+    #expect(cold.contains(">cold layout</text>") && cold.contains(">size (cells)</text>"))
+    let tick = SweepChart.render(sweeps, budgetNs: 16_666_667, colours: [:])
+    #expect(Fixture.occurrences(of: "<polyline", in: tick) == 4)
+    #expect(tick.contains("class=\"budget\""))
   }
 
   @Test func decadesAndLabels() {

@@ -452,27 +452,47 @@ enum TickHistogram {
 
 // MARK: - Sweeps (log-log)
 
-/// Cost against size on log10 axes, one colour per strategy: p99 solid, p50 dashed.
+/// Cost against size on log10 axes, one colour per strategy: tick cost (p99 solid, p50
+/// dashed, the budget line) or cold layout (the build and first layout of each size).
 enum SweepChart {
+  enum Metric {
+    case tick
+    case cold
+  }
+
   /// Okabe-Ito colours without their vermilion, which the budget line uses.
   static let palette = [
     "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#6A3D9A", "#000000", "#8C564B",
   ]
 
-  static func render(_ sweeps: [SweepResult], budgetNs: Double, colours: [String: String])
-    -> String
-  {
+  /// The lines a sweep draws for `metric`: values in ns per size, dashed or not.
+  static func lines(_ sweep: SweepResult, _ metric: Metric) -> [(values: [Double], dashed: Bool)] {
+    switch metric {
+    case .tick: [(sweep.p50Ns, true), (sweep.p99Ns, false)]
+    case .cold: sweep.coldNs.map { [($0, false)] } ?? []
+    }
+  }
+
+  static func render(
+    _ sweeps: [SweepResult], budgetNs: Double, colours: [String: String], metric: Metric = .tick
+  ) -> String {
     // A chart shows one shape (the page groups sweeps by shape), so the axis takes its unit.
     let shapes = Set(sweeps.map(\.shape))
     let size = shapes.count == 1 ? "size (\(shapes.first?.sizeUnit ?? "views"))" : "size"
-    let caption = "p99 (solid) and p50 (dashed) tick cost against \(size), log10 axes"
-    let budget = budgetNs / 1e6
+    let caption =
+      metric == .tick
+      ? "p99 (solid) and p50 (dashed) tick cost against \(size), log10 axes"
+      : "Cold layout (building the scene and laying it out once) against \(size), log10 axes"
+    // The frame budget bounds a tick, not a build.
+    let budget = metric == .tick ? budgetNs / 1e6 : 0
     var sizes: [Double] = []
     var costs: [Double] = budget > 0 ? [budget] : []
     for sweep in sweeps {
-      for (size, (p50, p99)) in zip(sweep.sizes, zip(sweep.p50Ns, sweep.p99Ns)) where size > 0 {
-        sizes.append(Double(size))
-        costs += [p50 / 1e6, p99 / 1e6].filter { $0 > 0 && $0.isFinite }
+      for line in lines(sweep, metric) {
+        for (size, value) in zip(sweep.sizes, line.values) where size > 0 {
+          sizes.append(Double(size))
+          if value > 0 && value.isFinite { costs.append(value / 1e6) }
+        }
       }
     }
     guard let minSize = sizes.min(), let maxSize = sizes.max(), costs.count > (budget > 0 ? 1 : 0)
@@ -489,7 +509,9 @@ enum SweepChart {
       low: Double(yRange.lowerBound), high: Double(yRange.upperBound), from: frame.plotBottom,
       to: frame.plotTop, log: true)
 
-    var svg = frame.open(label: "Tick cost against scene size, log-log")
+    let what = metric == .tick ? "tick cost" : "cold layout"
+    let title = metric == .tick ? "Tick cost" : "Cold layout"
+    var svg = frame.open(label: "\(title) against scene size, log-log")
     svg += logGrid(xRange) { value, cls in
       SVG.line(x(value), frame.plotTop, x(value), frame.plotBottom, cls: cls)
     } label: { decade in
@@ -507,14 +529,14 @@ enum SweepChart {
     }
     svg += frame.axes
     svg += SVG.text(frame.plotRight, frame.height - 6, size, anchor: "end", cls: "title")
-    svg += SVG.text(frame.plotLeft - 6, frame.plotTop - 8, "tick cost", anchor: "end", cls: "title")
+    svg += SVG.text(4, frame.plotTop - 8, what, anchor: "start", cls: "title")
 
     if budget > 0 {
       svg += SVG.line(frame.plotLeft, y(budget), frame.plotRight, y(budget), cls: "budget")
     }
     for sweep in sweeps {
       let colour = colours[sweep.strategy.rawValue] ?? palette[0]
-      for (values, dashed) in [(sweep.p50Ns, true), (sweep.p99Ns, false)] {
+      for (values, dashed) in lines(sweep, metric) {
         let points = zip(sweep.sizes, values).filter { $0.0 > 0 && $0.1 > 0 && $0.1.isFinite }
           .map { (x(Double($0.0)), y($0.1 / 1e6)) }
         guard !points.isEmpty else { continue }
@@ -534,7 +556,7 @@ enum SweepChart {
       let label = "\(NumberFormat.ms(budgetNs)) ms budget"
       svg += SVG.budgetLabel(frame.plotRight - 4, y(budget) - 5, label)
     }
-    svg += legend(sweeps, colours: colours, frame: frame)
+    svg += legend(sweeps, colours: colours, frame: frame, styles: metric == .tick)
     svg += "</svg>\n"
     return "<figure class=\"chart wide\">\n\(svg)<figcaption>\(caption).</figcaption></figure>\n"
   }
@@ -580,9 +602,10 @@ enum SweepChart {
   }
 
   /// One row per strategy, then what the line styles mean, in the right margin.
-  static func legend(_ sweeps: [SweepResult], colours: [String: String], frame: ChartFrame)
-    -> String
-  {
+  /// One swatch per strategy, then (for tick charts) what solid, dashed and red mean.
+  static func legend(
+    _ sweeps: [SweepResult], colours: [String: String], frame: ChartFrame, styles: Bool
+  ) -> String {
     let left = frame.plotRight + 18
     var top = frame.plotTop + 10
     var svg = ""
@@ -598,6 +621,7 @@ enum SweepChart {
       svg += "<title>\(HTMLText.escape(name))</title>\(HTMLText.escape(short))</text>\n"
       top += 20
     }
+    guard styles else { return svg }
     top += 8
     svg += SVG.line(left, top, left + 22, top, cls: "legend-swatch", extra: " stroke=\"#57606a\"")
     svg += SVG.text(left + 30, top + 4, "p99", cls: "legend")

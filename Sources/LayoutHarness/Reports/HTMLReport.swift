@@ -168,6 +168,10 @@ struct HTMLReportPage {
         "\(HTMLText.escape(first.shape.rawValue)) / \(HTMLText.escape(first.mutation.rawValue))"
       html += "<section class=\"sweep\">\n<h3>\(heading)</h3>\n"
       html += SweepChart.render(group, budgetNs: report.budgetNs, colours: colours)
+      if group.contains(where: { ($0.coldNs?.count ?? 0) > 0 }) {
+        html += SweepChart.render(
+          group, budgetNs: report.budgetNs, colours: colours, metric: .cold)
+      }
       writeSweepTable(group)
       html += "</section>\n"
     }
