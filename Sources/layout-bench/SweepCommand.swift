@@ -58,6 +58,9 @@ struct Sweep: ParsableCommand {
       seed: scenario.seed,
       strategies: scenario.strategy.kinds, ticks: scenario.ticks, warmup: scenario.warmup,
       hz: scenario.hz, verifyFrames: !scenario.noVerify, coldBuilds: scenario.coldBuilds)
+    if let problem = sweep.problem {
+      throw CommandFailure("\(problem) (a sweep checks every size before it starts)")
+    }
     let progress = Progress(quiet: output.quiet)
     let (report, timelines) = try onLargeStack { () throws -> (RunReport, [RunTimeline]) in
       do throws(RunError) {

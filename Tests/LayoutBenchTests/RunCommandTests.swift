@@ -181,6 +181,18 @@ struct RunCommandTests {
     }
   }
 
+  /// A size the sweep could never run is refused before the first size runs.
+  @Test func aSweepChecksEverySizeBeforeItStarts() throws {
+    let outcome = try runBinary([
+      "sweep", "--shape", "deep", "--mutation", "removal", "--sizes", "10,10000", "--quiet",
+    ])
+    #expect(outcome.status == 1)
+    #expect(
+      outcome.stderr.contains("deep10000/removalx1") && outcome.stderr.contains("every size"),
+      "\(outcome.stderr)")
+    #expect(outcome.stdout.isEmpty, "nothing was measured: \(outcome.stdout)")
+  }
+
   /// A run killed while it measures never touched the report it was asked to replace.
   @Test func aKilledRunLeavesAnExistingReportAlone() throws {
     let binary = try #require(SolveCommandTests.binary, "no layout-bench next to the test runner")

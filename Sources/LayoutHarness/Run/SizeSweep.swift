@@ -36,6 +36,19 @@ public struct SizeSweep: Sendable {
       verifyFrames: verifyFrames, coldBuilds: coldBuilds)
   }
 
+  /// Why some size of the ladders cannot run (the first such scenario), checked before any
+  /// runs: a sweep of deep removals must not stop at 10,000 after minutes of smaller sizes.
+  public var problem: String? {
+    for shape in shapes {
+      for size in sizes {
+        let scenario = Scenario(
+          shape: shape, size: size, mutation: mutation, perTick: perTick, seed: seed)
+        if let problem = scenario.problem { return "\(scenario): \(problem)" }
+      }
+    }
+    return nil
+  }
+
   /// Runs the ladders; `before` is told each scenario before it runs (for notes on large
   /// scenes), `progress` now and then.
   public func measure(
