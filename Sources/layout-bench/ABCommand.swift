@@ -51,8 +51,36 @@ struct AB: ParsableCommand {
     }
   }
 
+  /// `flags` with `--preset NAME` spelled out as the scenario flags it stands for, so that an
+  /// old build that predates the preset (or the option) runs the same scenario.
+  static func expandingPreset(_ flags: [String]) -> [String] {
+    var result: [String] = []
+    var i = 0
+    while i < flags.count {
+      var name: String?
+      var step = 1
+      if flags[i] == "--preset", i + 1 < flags.count {
+        name = flags[i + 1]
+        step = 2
+      } else if flags[i].hasPrefix("--preset=") {
+        name = String(flags[i].dropFirst("--preset=".count))
+      }
+      if let name, let preset = PeerScenario(rawValue: name) {
+        let s = preset.scenario
+        result += [
+          "--shape", s.shape.rawValue, "--size", "\(s.size)", "--mutation", s.mutation.rawValue,
+          "--per-tick", "\(s.perTick)",
+        ]
+      } else {
+        result += flags[i..<min(i + step, flags.count)]
+      }
+      i += step
+    }
+    return result
+  }
+
   func run() throws {
-    var arguments = ["run"] + runFlags + ["--quiet"]
+    var arguments = ["run"] + Self.expandingPreset(runFlags) + ["--quiet"]
     let progress = Progress(quiet: judge.quiet)
     // Without --ticks, a pilot (with this build) picks every scenario's ticks per round.
     let run: Run

@@ -33,6 +33,22 @@ struct RunCommandTests {
     }
   }
 
+  /// `ab` spells a preset out for the builds it runs (an old build may predate it).
+  @Test func abSpellsOutAPresetForBothBuilds() {
+    #expect(
+      AB.expandingPreset(["--preset", "wwdc-grid", "--ticks", "30"])
+        == [
+          "--shape", "grid", "--size", "300", "--mutation", "scroll", "--per-tick", "1", "--ticks",
+          "30",
+        ])
+    #expect(
+      AB.expandingPreset(["--preset=taffy-wide"])
+        == ["--shape", "wide", "--size", "100000", "--mutation", "resize", "--per-tick", "1"])
+    #expect(AB.expandingPreset(["--shape", "feed"]) == ["--shape", "feed"])
+    // An unknown name is left for `run` to refuse with its own message.
+    #expect(AB.expandingPreset(["--preset", "nope"]) == ["--preset", "nope"])
+  }
+
   @Test func flagsNameOneScenario() throws {
     let run = try Run.parse([
       "--shape", "feed", "--size", "200", "--mutation", "churn", "--per-tick", "3", "--ticks", "50",
