@@ -5,7 +5,8 @@
 /// `random(in:using:)` algorithms are not specified, so the harness and the fuzzer draw
 /// through this type's own helpers.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
-  private var state: UInt64
+  /// The position in the stream: `SplitMix64(seed: state)` continues from here.
+  public private(set) var state: UInt64
 
   public init(seed: UInt64) { state = seed }
 

@@ -85,7 +85,8 @@ struct AB: ParsableCommand {
     // Without --ticks, a pilot (with this build) picks every scenario's ticks per round.
     let run: Run
     do { run = try Run.parse(runFlags) } catch { throw CommandFailure(Run.message(for: error)) }
-    arguments += try pilotArguments(run.plan, explicitTicks: run.scenario.ticks, progress: progress)
+    arguments += try pilotArguments(
+      try run.plan(), explicitTicks: run.scenario.ticks, progress: progress)
     let (oldRounds, newRounds) = try RoundProcess.withDirectory { directory in
       var oldRounds: [RunReport] = []
       var newRounds: [RunReport] = []

@@ -72,7 +72,7 @@ struct BaselineCommand: ParsableCommand {
       } else if roundOutput == nil && rounds > 1 {
         let progress = Progress(quiet: quiet)
         let pilot = try pilotArguments(
-          roundPlan(scenario, quick: quick), explicitTicks: scenario.ticks, progress: progress)
+          try roundPlan(scenario, quick: quick), explicitTicks: scenario.ticks, progress: progress)
         report = try roundOptions.runRounds(progress: progress, extraArguments: pilot)
         progress.finish()
       } else {
@@ -132,13 +132,13 @@ struct BaselineCommand: ParsableCommand {
 /// that counters compare exactly.
 func measureRound(_ scenario: ScenarioOptions, quick: Bool, progress: Progress) throws -> RunReport
 {
-  let plan = roundPlan(scenario, quick: quick)
+  let plan = try roundPlan(scenario, quick: quick)
   return try onLargeStack { try measure(plan, progress: progress).0 }
 }
 
 /// The plan of a round of `baseline save` or `calibrate`.
-func roundPlan(_ scenario: ScenarioOptions, quick: Bool) -> RunPlan {
-  var choices = scenario.choices(quick: quick, inRounds: true)
+func roundPlan(_ scenario: ScenarioOptions, quick: Bool) throws -> RunPlan {
+  var choices = try scenario.choices(quick: quick, inRounds: true)
   choices.ticks = scenario.ticks ?? RunPlan.roundTicks
   return RunPlan.matrix(choices)
 }
@@ -238,6 +238,8 @@ struct Compare: ParsableCommand {
       let report = try onLargeStack { try rerun(baseReport, progress: Progress(quiet: true)) }
       return try roundOptions.writeRound(report, to: roundOutput)
     } else {
+      // A scene file that changed (or went missing) is refused before any round starts.
+      do { _ = try RunPlan.rerunning(baseReport) } catch { throw CommandFailure(error.description) }
       // A baseline from another machine or build is refused before minutes of rounds.
       let mismatches = Comparison.environmentMismatches(
         base: baseReport.environment, new: environmentInfo())
@@ -271,6 +273,8 @@ struct Compare: ParsableCommand {
         throw CommandFailure(error.description)
       }
     }
+    let changed = Comparison.sceneChanges(base: baseReport, new: newReport)
+    if !changed.isEmpty { throw CommandFailure(changed.joined(separator: "\n")) }
     let comparison = Comparison.compare(base: baseReport, new: newReport, settings: settings)
     try emit(comparison, markdown: judge.markdown, json: judge.json)
   }

@@ -79,7 +79,7 @@ struct Calibrate: ParsableCommand {
       let progress = Progress(quiet: quiet)
       // One pilot for every run, so that all runs measure the same ticks.
       let pilot = try pilotArguments(
-        roundPlan(scenario, quick: quick), explicitTicks: scenario.ticks, progress: progress)
+        try roundPlan(scenario, quick: quick), explicitTicks: scenario.ticks, progress: progress)
       for run in 0..<runs {
         progress.update("run \(run + 1)/\(runs)")
         reports.append(try roundOptions.runRounds(progress: progress, extraArguments: pilot))

@@ -64,14 +64,22 @@ struct InstructionCounter {
     let log = directory.appendingPathComponent("valgrind.log")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: valgrind)
-    process.arguments = [
-      "--tool=callgrind", "--callgrind-out-file=\(output)", "--toggle-collect=\(Self.tickSymbol)",
-      binary, "run", "--shape", result.shape.rawValue, "--size", "\(result.size)", "--mutation",
-      result.mutation.rawValue, "--per-tick", "\(result.perTick)", "--strategy",
-      result.strategy.rawValue,
-      "--ticks", "\(ticks)", "--warmup", "2", "--seed", "\(result.seed)", "--quiet",
-      "--no-verify", "--cold-builds", "1",
-    ]
+    // A scene file's result runs its file again (its seed and ticks are the file's).
+    let scenario =
+      result.scene.map { scene in
+        ["--scene", scene.file] + (scene.sized ? ["--size", "\(result.size)"] : [])
+      } ?? [
+        "--shape", result.shape.rawValue, "--size", "\(result.size)", "--mutation",
+        result.mutation.rawValue, "--per-tick", "\(result.perTick)", "--seed", "\(result.seed)",
+      ]
+    process.arguments =
+      [
+        "--tool=callgrind", "--callgrind-out-file=\(output)",
+        "--toggle-collect=\(Self.tickSymbol)", binary, "run",
+      ] + scenario + [
+        "--strategy", result.strategy.rawValue, "--ticks", "\(ticks)", "--warmup", "2", "--quiet",
+        "--no-verify", "--cold-builds", "1",
+      ]
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
     process.environment = environment

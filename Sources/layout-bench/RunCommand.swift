@@ -32,11 +32,13 @@ struct Run: ParsableCommand {
   }
 
   /// What these flags measure.
-  var plan: RunPlan {
-    RunPlan.matrix(scenario.choices(quick: quick, inRounds: roundOptions.rounds > 1))
+  func plan() throws -> RunPlan {
+    RunPlan.matrix(try scenario.choices(quick: quick, inRounds: roundOptions.rounds > 1))
   }
 
   func run() throws {
+    let plan = try plan()
+    try checkRunnable(plan, quiet: output.quiet || roundOptions.roundOutput != nil)
     let progress = Progress(quiet: output.quiet)
     if roundOptions.roundOutput == nil && roundOptions.rounds > 1 {
       let report = try roundOptions.runRounds(progress: progress)
@@ -45,7 +47,6 @@ struct Run: ParsableCommand {
         try scenario.measuringInstructions(report, quiet: output.quiet), timelines: [],
         output: output)
     }
-    let plan = plan
     let (report, timelines) = try onLargeStack { try measure(plan, progress: progress) }
     progress.finish()
     if let path = roundOptions.roundOutput { return try roundOptions.writeRound(report, to: path) }
@@ -55,8 +56,22 @@ struct Run: ParsableCommand {
   }
 }
 
+/// Prints the plan's notes (a strategy left out of a scene file, and why); a plan with
+/// nothing left to run is an error.
+func checkRunnable(_ plan: RunPlan, quiet: Bool) throws {
+  if !quiet {
+    for note in plan.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+  }
+  if plan.entries.isEmpty {
+    throw CommandFailure(
+      "nothing to run: " + (plan.notes.isEmpty ? "no scenario" : plan.notes.joined(separator: "; "))
+    )
+  }
+}
+
 /// Runs a plan in this process, with allocation counts, notes on large scenes and progress.
 func measure(_ plan: RunPlan, progress: Progress) throws -> (RunReport, [RunTimeline]) {
+  try checkRunnable(plan, quiet: true)
   for entry in plan.entries { noteLargeScene(entry.scenario, entry.settings.strategies) }
   do {
     return try plan.measure(

@@ -47,6 +47,27 @@ struct ScenarioOptions: ParsableArguments {
       """)
   var preset: PeerScenario?
 
+  @Option(
+    help: """
+      A scene file (JSON, README: "Scene files") instead of the built-in shapes: its view \
+      tree, constraints and ticks; --size sets its size when it has one.
+      """)
+  var scene: String?
+
+  /// The scene file of --scene, read and checked (nil without --scene).
+  /// - Throws: ``CommandFailure`` naming the file, JSON path and reason.
+  func sceneFile() throws -> SceneFile? {
+    guard let scene else { return nil }
+    let file: SceneFile
+    do { file = try SceneFile.load(path: scene) } catch { throw CommandFailure(error.description) }
+    if let size {
+      do { _ = try Scenario(file: file, size: size) } catch {
+        throw CommandFailure(error.description)
+      }
+    }
+    return file
+  }
+
   /// The shape, size, mutation and changes per tick: the preset's, or the flags'.
   var chosenShape: Shape? { preset?.scenario.shape ?? shape }
   var chosenSize: Int? { preset?.scenario.size ?? size }
@@ -84,8 +105,9 @@ struct ScenarioOptions: ParsableArguments {
   var scenarioTicks: String?
 
   /// The plan's choices these flags make.
-  func choices(quick: Bool, inRounds: Bool) -> RunPlan.Choices {
+  func choices(quick: Bool, inRounds: Bool) throws -> RunPlan.Choices {
     var choices = RunPlan.Choices()
+    choices.scene = try sceneFile()
     choices.shape = chosenShape
     choices.size = chosenSize
     choices.mutation = chosenMutation
@@ -122,6 +144,16 @@ struct ScenarioOptions: ParsableArguments {
   }
 
   func validate() throws {
+    if scene != nil, preset != nil || shape != nil || mutation != nil || perTick != 1 {
+      throw ValidationError(
+        "Please give either --scene or --shape/--preset/--mutation/--per-tick, not both (a "
+          + "scene file has its own tree and ticks).")
+    }
+    if shape == .scene || mutation == .scripted {
+      throw ValidationError(
+        "Please run a scene file with --scene FILE (--shape scene and --mutation scripted "
+          + "name what a scene file's results are).")
+    }
     if let preset, shape != nil || size != nil || mutation != nil || perTick != 1 {
       throw ValidationError(
         "Please give either --preset \(preset.rawValue) or --shape/--size/--mutation/--per-tick, "

@@ -52,12 +52,26 @@ struct Sweep: ParsableCommand {
   }
 
   func run() throws {
-    let sweep = SizeSweep(
+    var sweep = SizeSweep(
       shapes: scenario.chosenShape.map { [$0] }, sizes: try parsedSizes(),
       mutation: scenario.chosenMutation ?? .text, perTick: scenario.chosenPerTick,
       seed: scenario.seed,
       strategies: scenario.strategy.kinds, ticks: scenario.ticks, warmup: scenario.warmup,
       hz: scenario.hz, verifyFrames: !scenario.noVerify, coldBuilds: scenario.coldBuilds)
+    if let file = try scenario.sceneFile() {
+      sweep.file = file
+      sweep.shapes = [.scene]
+      if let problem = file.frameLayoutProblem, sweep.settings.strategies.contains(.bottomUp) {
+        sweep.settings.strategies.removeAll { $0 == .bottomUp }
+        if !output.quiet {
+          FileHandle.standardError.write(
+            Data("note: \(file.name): bottom-up left out: \(problem)\n".utf8))
+        }
+        if sweep.settings.strategies.isEmpty {
+          throw CommandFailure("nothing to run: \(file.name): bottom-up cannot run it: \(problem)")
+        }
+      }
+    }
     if let problem = sweep.problem {
       throw CommandFailure("\(problem) (a sweep checks every size before it starts)")
     }

@@ -239,11 +239,41 @@ public struct Comparison: Codable, Sendable {
     return values
   }
 
+  /// Results that share a key and seed but not a scene: a scene file changed since the
+  /// baseline (another hash), or a file's result against a built-in shape's. Such pairs are
+  /// never compared (their keys do not match); a command refuses them with these reasons.
+  public static func sceneChanges(base: RunReport, new: RunReport) -> [String] {
+    var old: [String: SceneIdentity?] = [:]
+    for result in base.results { old["\(result.key)@\(result.seed)"] = result.scene }
+    var reasons: [String] = []
+    for result in new.results {
+      guard let before = old["\(result.key)@\(result.seed)"], before?.hash != result.scene?.hash
+      else { continue }
+      let reason: String
+      switch (before, result.scene) {
+      case (let a?, let b?):
+        reason =
+          "\(result.sceneName): the scene file changed since the baseline (hash \(a.hash), "
+          + "now \(b.hash)): a changed scene is a different benchmark; save a new baseline"
+      case (nil, _?):
+        reason =
+          "\(result.sceneName): the baseline measured a built-in shape of that name, this "
+          + "run a scene file"
+      default:
+        reason =
+          "\(result.sceneName): the baseline measured a scene file of that name, this run "
+          + "a built-in shape"
+      }
+      if !reasons.contains(reason) { reasons.append(reason) }
+    }
+    return reasons
+  }
+
   /// Compares `new` with `base`, result by result (matched on strategy, scenario and seed).
   public static func compare(
     base: RunReport, new: RunReport, settings: Settings = Settings()
   ) -> Comparison {
-    func key(_ r: RunResult) -> String { "\(r.key)@\(r.seed)" }
+    func key(_ r: RunResult) -> String { r.matchKey }
     let oldByKey = Dictionary(base.results.map { (key($0), $0) }, uniquingKeysWith: { a, _ in a })
     let newKeys = Set(new.results.map(key))
     var rows: [Row] = []

@@ -91,7 +91,8 @@ struct HTMLReportPage {
       writeSummaryRow(result, index: index)
     }
     html += "</tbody>\n</table>\n"
-    html += "<p class=\"note\">Scenario: \(HTMLText.escape(Scenario.legend))</p>\n"
+    html +=
+      "<p class=\"note\">Scenario: \(HTMLText.escape(Scenario.legend(for: report.results)))</p>\n"
     html += "<p class=\"note\">\(HTMLText.escape(BudgetVerdict.legend)) "
     html += "Hitch verdict: Apple&#8217;s hitch-ratio bands (under 5 ms/s good, up to 10 warning, "
     html += "above that critical).</p>\n"
@@ -118,7 +119,10 @@ struct HTMLReportPage {
     let barWidth = NumberFormat.fixed(min(max(share, 0), 1) * 100, 0)
     html += "<tr class=\"\(status.rowClass)\">"
     html += "<td class=\"status\">\(status.marker)</td>"
-    let scene = "\(HTMLText.escape(result.shape.rawValue)) \(result.size)"
+    let scene =
+      result.scene == nil
+      ? "\(HTMLText.escape(result.shape.rawValue)) \(result.size)"
+      : HTMLText.escape(result.sceneName)
     html += "<td><a href=\"#run-\(index)\">\(scene)</a></td>"
     html += "<td>\(HTMLText.escape(result.mutation.rawValue)) &#215;\(result.perTick)</td>"
     html += "<td>\(HTMLText.escape(result.strategy.rawValue))</td>"
@@ -165,7 +169,7 @@ struct HTMLReportPage {
     for group in sweepGroups() {
       let first = group[0]
       let heading =
-        "\(HTMLText.escape(first.shape.rawValue)) / \(HTMLText.escape(first.mutation.rawValue))"
+        "\(HTMLText.escape(first.sceneName)) / \(HTMLText.escape(first.mutation.rawValue))"
       html += "<section class=\"sweep\">\n<h3>\(heading)</h3>\n"
       html += SweepChart.render(group, budgetNs: report.budgetNs, colours: colours)
       if group.contains(where: { ($0.coldNs?.count ?? 0) > 0 }) {
@@ -182,7 +186,7 @@ struct HTMLReportPage {
     var order: [String] = []
     var groups: [String: [SweepResult]] = [:]
     for sweep in report.sweeps {
-      let key = "\(sweep.shape)\u{0}\(sweep.mutation)"
+      let key = "\(sweep.sceneName)\u{0}\(sweep.mutation)"
       if groups[key] == nil { order.append(key) }
       groups[key, default: []].append(sweep)
     }

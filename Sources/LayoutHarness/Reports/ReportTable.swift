@@ -40,7 +40,7 @@ public enum ReportTable {
           + header.indices.map { $0 < 2 || $0 == header.count - 1 ? "---" : "--:" }
           .joined(separator: "|") + "|")
       for row in rows { lines.append("| " + row.joined(separator: " | ") + " |") }
-      lines += ["", "Scenario: " + Scenario.legend]
+      lines += ["", "Scenario: " + Scenario.legend(for: report.results)]
       let findings = Finding.all(in: report)
       if !findings.isEmpty {
         lines.append("")
@@ -83,7 +83,7 @@ public enum ReportTable {
       for warning in TailWarning.all(in: report) {
         lines.append("warning: \(warning.scenario): \(warning.text).")
       }
-      lines.append("scenario: " + Scenario.legend)
+      lines.append("scenario: " + Scenario.legend(for: report.results))
       lines.append("verdict: " + BudgetVerdict.legend)
       lines.append(
         "solves, layouts, moved, again, allocs: per tick (solver read-outs, layoutSubviews "
@@ -112,7 +112,7 @@ public enum ReportTable {
     ]
     let rows = report.sweeps.map { sweep in
       [
-        "\(sweep.shape)/\(sweep.mutation)", sweep.strategy.rawValue,
+        "\(sweep.sceneName)/\(sweep.mutation)", sweep.strategy.rawValue,
         "\(sweep.sizes.first ?? 0)...\(sweep.sizes.last ?? 0) \(sweep.shape.sizeUnit)",
         exponent(sweep.p50Exponent, r2: sweep.p50FitR2),
         exponent(sweep.p99Exponent, r2: sweep.p99FitR2),

@@ -81,6 +81,9 @@ public struct RunResult: Codable, Hashable, Sendable {
   /// Cold layout: building the scene's tree and laying it out once; nil in reports from
   /// before it was measured.
   public var cold: ColdLayout? = nil
+  /// The scene file this result measured (nil for the built-in shapes): its name keys the
+  /// result, its hash tells a changed file from the one a baseline measured.
+  public var scene: SceneIdentity? = nil
 
   /// One round's tick statistics.
   public struct RoundSummary: Codable, Hashable, Sendable {
@@ -121,11 +124,37 @@ public struct RunResult: Codable, Hashable, Sendable {
   }
 
   /// Identifies the scenario and strategy across runs (for comparisons).
-  public var key: String {
-    "\(strategy.rawValue)/\(shape.rawValue)\(size)/\(mutation.rawValue)x\(perTick)"
+  public var key: String { "\(strategy.rawValue)/\(scenarioKey)" }
+
+  /// The scene (shape and size, or a scene file's name and size) and the mutation.
+  public var scenarioKey: String { "\(sceneName)/\(mutation.rawValue)x\(perTick)" }
+
+  /// `feed300`, or a scene file's name (with its size when it has one: `chat-thread40`).
+  public var sceneName: String {
+    guard let scene else { return "\(shape.rawValue)\(size)" }
+    return scene.sized ? "\(scene.name)\(size)" : scene.name
   }
 
-  public var scenarioKey: String { "\(shape.rawValue)\(size)/\(mutation.rawValue)x\(perTick)" }
+  /// What a comparison matches results on: the key, the seed, and a scene file's hash.
+  public var matchKey: String { "\(key)@\(seed)" + (scene.map { "#\($0.hash)" } ?? "") }
+}
+
+/// A scene file as a result records it.
+public struct SceneIdentity: Codable, Hashable, Sendable {
+  public var name: String
+  /// The file's content hash (``SceneFile/hash``).
+  public var hash: String
+  /// The path it was read from, to run it again (`compare` without a new report).
+  public var file: String
+  /// Whether the scene has a size (its key then carries it).
+  public var sized: Bool
+
+  public init(_ file: SceneFile) {
+    name = file.name
+    hash = file.hash
+    self.file = file.file
+    sized = file.defaultSize != nil
+  }
 }
 
 /// A size ladder of one strategy on one shape and mutation.
@@ -151,6 +180,11 @@ public struct SweepResult: Codable, Hashable, Sendable {
   public var coldNs: [Double]? = nil
   public var coldExponent: Double? = nil
   public var coldFitR2: Double? = nil
+  /// The scene file swept (nil for a built-in shape).
+  public var scene: String? = nil
+
+  /// The shape swept, or the scene file's name.
+  public var sceneName: String { scene ?? shape.rawValue }
 
   public init(
     strategy: StrategyKind, shape: Shape, mutation: MutationKind, sizes: [Int], p50Ns: [Double],

@@ -12,7 +12,7 @@ extension RunReport {
   /// they are deterministic, and a round that disagrees is an error.
   public static func mergingRounds(_ reports: [RunReport]) throws(RoundsError) -> RunReport {
     guard let first = reports.first else { throw .noRounds }
-    func key(_ r: RunResult) -> String { "\(r.key)@\(r.seed)" }
+    func key(_ r: RunResult) -> String { r.matchKey }
     var merged = first
     var indexByKey: [String: Int] = [:]
     for (i, result) in first.results.enumerated() {

@@ -15,6 +15,9 @@ public struct RunPlan: Sendable {
   public var entries: [Entry]
   /// The refresh rate of the report (every entry's settings share it).
   public var hz: Int
+  /// What the plan left out and why (a strategy that cannot run a scene file), for the
+  /// command to print before it runs.
+  public var notes: [String] = []
 
   public init(entries: [Entry], hz: Int) {
     self.entries = entries
@@ -39,6 +42,8 @@ public struct RunPlan: Sendable {
     // Only the cells on screen exist, whatever the row count.
     case .table: [1000, 100_000]
     case .grid: [300, 3000]
+    // A scene file has its own size (run --scene FILE).
+    case .scene: []
     }
   }
 
@@ -86,6 +91,8 @@ public struct RunPlan: Sendable {
     public var inRounds = false
     /// Ticks per scenario chosen by a pilot (``RoundLength``), keyed by description.
     public var ticksByScenario: [String: Int] = [:]
+    /// A scene file to run instead of the built-in shapes (at `size`, or its own size).
+    public var scene: SceneFile?
 
     public init() {}
   }
@@ -109,6 +116,27 @@ public struct RunPlan: Sendable {
       return own
     }
     var entries: [Entry] = []
+    if let file = choices.scene {
+      var strategies = settings.strategies
+      var notes: [String] = []
+      if let problem = file.frameLayoutProblem, strategies.contains(.bottomUp) {
+        strategies.removeAll { $0 == .bottomUp }
+        notes.append("\(file.name): bottom-up left out: \(problem)")
+      }
+      // A file's size is checked when the command reads it (Scenario(file:size:)).
+      guard !strategies.isEmpty, let scenario = try? Scenario(file: file, size: choices.size)
+      else {
+        var plan = RunPlan(entries: [], hz: choices.hz)
+        plan.notes = notes
+        return plan
+      }
+      var chosen = settingsFor(scenario)
+      chosen.strategies = strategies
+      entries.append(Entry(scenario: scenario, settings: chosen))
+      var plan = RunPlan(entries: entries, hz: choices.hz)
+      plan.notes = notes
+      return plan
+    }
     // Without a shape, a mutation only some shapes support runs on those (only lists scroll).
     let shapes =
       choices.shape.map { [$0] }
@@ -141,13 +169,32 @@ public struct RunPlan: Sendable {
 
   /// The scenarios of `base` again, each with the strategies, ticks and warm-up it was
   /// measured with (a merged report's `ticks` are one round's), frames verified.
-  public static func rerunning(_ base: RunReport) -> RunPlan {
+  /// - Throws: ``SceneFileError`` when a scene file the report measured cannot be read,
+  ///   or has changed since (its hash differs): a changed scene is a different benchmark.
+  public static func rerunning(_ base: RunReport) throws(SceneFileError) -> RunPlan {
     var entries: [Entry] = []
     var index: [Scenario: Int] = [:]
+    var files: [String: SceneFile] = [:]
     for result in base.results {
-      let scenario = Scenario(
+      var scenario = Scenario(
         shape: result.shape, size: result.size, mutation: result.mutation,
         perTick: result.perTick, seed: result.seed)
+      if let identity = result.scene {
+        let file: SceneFile
+        if let known = files[identity.file] {
+          file = known
+        } else {
+          file = try SceneFile.load(path: identity.file)
+          files[identity.file] = file
+        }
+        guard file.hash == identity.hash else {
+          throw SceneFileError(
+            file: identity.file, path: "$",
+            reason: "the scene changed since the report was made (hash \(identity.hash), now "
+              + "\(file.hash)): a changed scene is a different benchmark; save a new baseline")
+        }
+        scenario = try Scenario(file: file, size: identity.sized ? result.size : nil)
+      }
       if let i = index[scenario] {
         entries[i].settings.strategies.append(result.strategy)
         continue

@@ -179,8 +179,11 @@ public struct ScenarioRunner {
     {
       throw .invalidScenario(scenario, problem)
     }
-    let (scene, generator) = scenario.makeScene()
-    var workload = MutationWorkload(scenario: scenario, scene: scene, generator: generator)
+    var (scene, workload) = try scenario.makeWorkload()
+    // A scene that frame layout cannot lay out runs without bottom-up (the plan says so).
+    if settings.strategies.contains(.bottomUp), let problem = scene.frameLayoutProblem {
+      throw .invalidScenario(scenario, "bottom-up cannot run it: " + problem)
+    }
     var lanes: [Lane] = []
     var colds: [ColdLayout] = []
     for kind in settings.strategies {
@@ -190,7 +193,9 @@ public struct ScenarioRunner {
     }
     // A lone solver strategy is checked against a bottom-up tree that is not measured.
     var reference: (LayoutStrategy)?
-    if settings.verifyFrames, lanes.count == 1, settings.strategies[0] != .bottomUp {
+    if settings.verifyFrames, lanes.count == 1, settings.strategies[0] != .bottomUp,
+      scene.frameLayoutProblem == nil
+    {
       reference = try? LayoutStrategy(.bottomUp, scene: scene)
     }
     for i in lanes.indices {
@@ -385,7 +390,7 @@ public struct ScenarioRunner {
       allocations: .init(
         countPerTick: probe == nil ? nil : Double(lane.allocationCount) / perTick,
         bytesPerTick: probe == nil ? nil : Double(lane.allocationBytes) / perTick),
-      samplesNs: lane.samples)
+      samplesNs: lane.samples, scene: scenario.file.map(SceneIdentity.init))
   }
 
   /// The cost of the instrumentation inside a measured tick: the clock reads at its ends and

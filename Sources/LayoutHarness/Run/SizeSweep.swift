@@ -17,6 +17,8 @@ public struct SizeSweep: Sendable {
   public var perTick: Int
   public var seed: UInt64
   public var settings: RunSettings
+  /// A scene file swept over its size instead of the shapes (its own ticks).
+  public var file: SceneFile?
 
   /// - Parameter ticks: fixed measured ticks per size; nil: ``defaultTicks``, time-limited.
   public init(
@@ -39,10 +41,13 @@ public struct SizeSweep: Sendable {
   /// Why some size of the ladders cannot run (the first such scenario), checked before any
   /// runs: a sweep of deep removals must not stop at 10,000 after minutes of smaller sizes.
   public var problem: String? {
+    if let file, file.defaultSize == nil {
+      return "\(file.name) has no size to sweep: give it a top-level \"size\" and a repeat "
+        + "with \"count\": \"size\""
+    }
     for shape in shapes {
       for size in sizes {
-        let scenario = Scenario(
-          shape: shape, size: size, mutation: mutation, perTick: perTick, seed: seed)
+        let scenario = self.scenario(shape, size)
         if let problem = scenario.problem { return "\(scenario): \(problem)" }
       }
     }
@@ -51,6 +56,12 @@ public struct SizeSweep: Sendable {
 
   /// Runs the ladders; `before` is told each scenario before it runs (for notes on large
   /// scenes), `progress` now and then.
+  /// The scenario of one size: of the shape, or of the scene file.
+  private func scenario(_ shape: Shape, _ size: Int) -> Scenario {
+    if let file, let scenario = try? Scenario(file: file, size: size) { return scenario }
+    return Scenario(shape: shape, size: size, mutation: mutation, perTick: perTick, seed: seed)
+  }
+
   public func measure(
     probe: (any AllocationProbe)?, environment: [String: String],
     before: (Scenario) -> Void = { _ in }, progress: @escaping (String) -> Void = { _ in }
@@ -62,8 +73,7 @@ public struct SizeSweep: Sendable {
     for shape in shapes {
       var rows: [RunResult] = []
       for size in sizes {
-        let scenario = Scenario(
-          shape: shape, size: size, mutation: mutation, perTick: perTick, seed: seed)
+        let scenario = self.scenario(shape, size)
         before(scenario)
         var runner = ScenarioRunner(settings: settings, probe: probe)
         runner.progress = progress
@@ -77,7 +87,7 @@ public struct SizeSweep: Sendable {
         sweeps.append(
           SweepResult(
             fitting: rows.filter { $0.strategy == kind }, strategy: kind, shape: shape,
-            mutation: mutation, budgetNs: budget))
+            mutation: rows.first?.mutation ?? mutation, budgetNs: budget))
       }
     }
     let report = RunReport(
@@ -108,5 +118,6 @@ extension SweepResult {
       coldExponent = loglogSlope(x, cold)
       coldFitR2 = loglogFitR2(x, cold)
     }
+    scene = rows.first?.scene?.name
   }
 }

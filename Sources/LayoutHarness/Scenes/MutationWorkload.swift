@@ -21,6 +21,18 @@ public struct MutationWorkload {
   private var removed: (parent: Int, index: Int, node: Scene.Node)?
   /// Slots `churn` replaces: a parent, a position, and the id there now.
   private var slots: [(parent: Int, index: Int, id: Int, cell: Bool)] = []
+  /// A scene file's own tick steps (`scripted`).
+  private var scripted: ScriptedWorkload?
+
+  init(scenario: Scenario, scripted: ScriptedWorkload) {
+    self.scenario = scenario
+    self.scripted = scripted
+    generator = SceneGenerator(seed: scenario.seed)
+    labels = []
+    animated = nil
+    list = nil
+    cells = []
+  }
 
   /// Window sizes `resize` cycles through: portrait widths, then a rotation.
   static let windowSizes = [
@@ -123,6 +135,8 @@ public struct MutationWorkload {
       return (0..<k).compactMap { _ in reparentNext() }
     case .removal:
       return removalNext()
+    case .scripted:
+      return scripted?.next() ?? []
     }
   }
 
@@ -149,7 +163,7 @@ public struct MutationWorkload {
       switch node.content {
       case .stack(let spec, _): vertical = spec.axis != .horizontal
       case .list: vertical = true
-      case .label, .image: break
+      case .label, .image, .view: break
       }
       if vertical { targets.append((node.id, children.count)) }
       for child in children {

@@ -19,6 +19,8 @@ public enum Shape: String, Sendable, ReportName {
   /// A collection view of `size` items in rows of three (a product grid): each item an
   /// image over a title and a price; 4 views per item and one per row.
   case grid
+  /// A scene file (``SceneFile``); size = its `size` (the count of its sized repeats).
+  case scene
 }
 
 extension Shape {
@@ -32,6 +34,7 @@ extension Shape {
     case .deep: "depth"
     case .wide: "children"
     case .balanced, .random: "views"
+    case .scene: "size"
     }
   }
 
@@ -43,6 +46,7 @@ extension Shape {
     case .feed, .table: "cell"
     case .grid: "item"
     case .balanced, .random: "view"
+    case .scene: "repeat"
     }
   }
 
@@ -52,7 +56,7 @@ extension Shape {
     switch self {
     case .table:
       TableGeometry(rows: size, windowHeight: SceneGenerator.defaultWindowSize.height).cells
-    case .deep, .wide, .feed, .balanced, .random, .grid: size
+    case .deep, .wide, .feed, .balanced, .random, .grid, .scene: size
     }
   }
 }
@@ -83,15 +87,19 @@ public enum MutationKind: String, Sendable, ReportName {
   /// content: in a feed, a cell's title, subtitle and body texts, its avatar and action
   /// icon sizes and its header spacing (six changes); elsewhere six neighbouring labels.
   case configure
+  /// A scene file's own tick steps (text, constant, insert, remove, resize, scroll).
+  case scripted
 }
 
 /// One scene and one mutation workload, seeded.
-public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct Scenario: Hashable, Sendable, CustomStringConvertible {
   public var shape: Shape
   public var size: Int
   public var mutation: MutationKind
   public var perTick: Int
   public var seed: UInt64
+  /// The scene file of a `.scene` scenario (nil for the built-in shapes).
+  public var file: SceneFile?
 
   public init(shape: Shape, size: Int, mutation: MutationKind, perTick: Int = 1, seed: UInt64 = 1) {
     self.shape = shape
@@ -101,13 +109,55 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
     self.seed = seed
   }
 
-  public var description: String { "\(shape.rawValue)\(size)/\(mutation.rawValue)x\(perTick)" }
+  /// A scene file's scenario at `size` (its default size when nil): its own ticks, or the
+  /// built-in workload it records.
+  /// - Throws: ``SceneFileError`` for a size given to a file that has none.
+  public init(file: SceneFile, size: Int? = nil) throws(SceneFileError) {
+    if let size, file.defaultSize == nil {
+      throw SceneFileError(
+        file: file.file, path: "$.size",
+        reason: "the scene has no size (no repeat counts \"size\"), so --size \(size) "
+          + "cannot apply")
+    }
+    switch file.workload {
+    case .scripted(let seed, _):
+      self.init(
+        shape: .scene, size: size ?? file.defaultSize ?? 1, mutation: .scripted, seed: seed)
+    case .builtin(let mutation, let perTick, let seed, let builtinSize, _):
+      self.init(
+        shape: .scene, size: size ?? file.defaultSize ?? builtinSize, mutation: mutation,
+        perTick: perTick, seed: seed)
+    }
+    self.file = file
+  }
+
+  /// The scene's name: the shape and size, or a scene file's name (and size, when sized).
+  public var sceneName: String {
+    guard let file else { return "\(shape.rawValue)\(size)" }
+    return file.defaultSize == nil ? file.name : "\(file.name)\(size)"
+  }
+
+  public var description: String { "\(sceneName)/\(mutation.rawValue)x\(perTick)" }
 
   /// How to read a scenario's name, for the legends under the tables.
   public static let legend =
     "shape and size / mutation x changes per tick: feed300/configurex4 is a feed of 300 "
     + "cells with 4 cells configured per tick; deep1000/textx1 a tree 1,000 levels deep with "
     + "one text change per tick; table100000/scrollx1 a 100,000-row table scrolling."
+
+  /// The legend for `results`: a scene file's results are named after the file.
+  public static func legend(for results: [RunResult]) -> String {
+    var names: [String] = []
+    for result in results {
+      guard let scene = result.scene else { continue }
+      let entry = "\(scene.name) is the scene file \(scene.file) (hash \(scene.hash))"
+      if !names.contains(entry) { names.append(entry) }
+    }
+    guard !names.isEmpty else { return legend }
+    let files = names.joined(separator: "; ") + " (\"scripted\": its own ticks)."
+    return results.allSatisfy({ $0.scene != nil })
+      ? "scene / mutation x changes per tick: " + files : legend + " " + files
+  }
 
   /// The views the scene starts with (as the generators build them: a deep tree of depth n
   /// has 2n + 1, a feed cell 11 views; a random tree of n views at least a root and a child).
@@ -120,6 +170,7 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
     case .feed: 11 * size + 1
     case .table: 11 * shape.coldUnits(size: size) + 2
     case .grid: 1 + (size + 2) / 3 + 4 * size
+    case .scene: file?.viewCount(size: size) ?? 0
     }
   }
 
@@ -146,7 +197,8 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
 
   /// Whether trees of `shape` can take `mutation` (only lists scroll: feed, table, grid).
   public static func supports(_ shape: Shape, _ mutation: MutationKind) -> Bool {
-    mutation != .scroll || [.feed, .table, .grid].contains(shape)
+    if shape == .scene || mutation == .scripted { return shape == .scene }
+    return mutation != .scroll || [.feed, .table, .grid].contains(shape)
   }
 
   /// Why this scenario cannot run, if it cannot.
@@ -158,7 +210,11 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
       return "the \(mutation.rawValue) mutation keeps a copy of the scene and walks it "
         + "recursively: use --size up to 5000 with --shape deep"
     }
+    if shape == .scene, file == nil { return "a scene scenario needs its scene file" }
     if !Self.supports(shape, mutation) {
+      if shape == .scene || mutation == .scripted {
+        return "scripted ticks belong to scene files (run --scene FILE)"
+      }
       return "the scroll mutation needs a scrolling list: use it with --shape feed, table or grid"
     }
     return nil
@@ -176,10 +232,42 @@ public struct Scenario: Hashable, Sendable, Codable, CustomStringConvertible {
     return (depth, nodes)
   }
 
+  /// The scene and the mutations of its ticks, for any scenario (a scene file's too).
+  /// - Throws: ``RunError/invalidScenario(_:_:)`` when the scene file does not expand at
+  ///   this size.
+  public func makeWorkload() throws(RunError) -> (Scene, MutationWorkload) {
+    guard let file else {
+      let (scene, generator) = makeScene()
+      return (scene, MutationWorkload(scenario: self, scene: scene, generator: generator))
+    }
+    let scene: Scene
+    do throws(SceneFileError) { scene = try file.scene(size: size) } catch {
+      throw .invalidScenario(self, error.description)
+    }
+    switch file.workload {
+    case .scripted(let seed, let steps):
+      let scripted = ScriptedWorkload(
+        file: file, seed: seed, steps: steps, scene: scene, size: size)
+      return (scene, MutationWorkload(scenario: self, scripted: scripted))
+    case .builtin(let mutation, let perTick, let seed, let builtinSize, let stream):
+      // The built-in scenario's workload, its random stream where generating the scene
+      // left it: the exported scene's ticks are the built-in scenario's.
+      var generator = SceneGenerator(seed: stream, windowSize: file.windowSize)
+      generator.continueIDs(after: scene)
+      let builtin = Scenario(
+        shape: shape, size: builtinSize, mutation: mutation, perTick: perTick, seed: seed)
+      return (scene, MutationWorkload(scenario: builtin, scene: scene, generator: generator))
+    }
+  }
+
+  /// The scene of a built-in shape and the generator that made it (its mutations continue
+  /// the generator's random stream). Scene files: ``makeWorkload()``.
   public func makeScene() -> (Scene, SceneGenerator) {
     var generator = SceneGenerator(seed: seed)
     let scene: Scene
     switch shape {
+    case .scene:
+      preconditionFailure("a scene file's scene comes from makeWorkload(), which can fail")
     case .deep: scene = generator.deep(depth: size)
     case .wide: scene = generator.wide(count: size)
     case .balanced: scene = generator.balanced(branching: 4, depth: Self.balancedTree(size).depth)

@@ -19,12 +19,79 @@ public struct Scene: Hashable, Sendable {
     public var id: Int
     public var name: String
     public var content: Content
+    /// Auto Layout constraints this node declares (between its own anchors, its subtree's
+    /// and its ancestors'); they leave the scene with the node. Frame layout has none.
+    public var constraints: [Constraint]
+    /// Content hugging and compression resistance, where they differ from the view's own.
+    public var priorities: ContentPriorities
 
-    public init(id: Int, name: String, content: Content) {
+    public init(
+      id: Int, name: String, content: Content, constraints: [Constraint] = [],
+      priorities: ContentPriorities = ContentPriorities()
+    ) {
       self.id = id
       self.name = name
       self.content = content
+      self.constraints = constraints
+      self.priorities = priorities
     }
+  }
+
+  /// `first relation multiplier * second + constant` at a priority, between nodes' anchors
+  /// (named by node id), as ``LayoutModel/LayoutConstraint``.
+  public struct Constraint: Hashable, Sendable {
+    public var first: Int
+    public var firstAttribute: LayoutAttribute
+    public var relation: LayoutRelation
+    /// nil: `first` is compared with the constant alone (a dimension only).
+    public var second: Int?
+    public var secondAttribute: LayoutAttribute?
+    public var multiplier: Double
+    public var constant: Double
+    public var priority: Double
+    /// Names the constraint in errors and for constant changes (a scene file gives its
+    /// own `id`, or the constraint's JSON path).
+    public var identifier: String
+    /// Where the constraint was declared (a scene file's JSON path), for errors.
+    public var source: String?
+
+    public init(
+      first: Int, _ firstAttribute: LayoutAttribute, _ relation: LayoutRelation,
+      second: Int? = nil, _ secondAttribute: LayoutAttribute? = nil, multiplier: Double = 1,
+      constant: Double = 0, priority: Double = 1000, identifier: String, source: String? = nil
+    ) {
+      self.source = source
+      self.first = first
+      self.firstAttribute = firstAttribute
+      self.relation = relation
+      self.second = second
+      self.secondAttribute = secondAttribute
+      self.multiplier = multiplier
+      self.constant = constant
+      self.priority = priority
+      self.identifier = identifier
+    }
+  }
+
+  /// A view's content hugging and compression resistance per axis; nil keeps the view's
+  /// default (250 / 750; a label's and an image's own).
+  public struct ContentPriorities: Hashable, Sendable {
+    public var huggingHorizontal: Double?
+    public var huggingVertical: Double?
+    public var compressionHorizontal: Double?
+    public var compressionVertical: Double?
+
+    public init(
+      huggingHorizontal: Double? = nil, huggingVertical: Double? = nil,
+      compressionHorizontal: Double? = nil, compressionVertical: Double? = nil
+    ) {
+      self.huggingHorizontal = huggingHorizontal
+      self.huggingVertical = huggingVertical
+      self.compressionHorizontal = compressionHorizontal
+      self.compressionVertical = compressionVertical
+    }
+
+    public var isEmpty: Bool { self == ContentPriorities() }
   }
 
   public enum Content: Hashable, Sendable {
@@ -33,10 +100,13 @@ public struct Scene: Hashable, Sendable {
     case stack(StackSpec, children: [Node])
     /// A scrolling list of cells placed one below the other.
     case list(children: [Node])
+    /// A plain view: its children are placed by the constraints the scene declares (Auto
+    /// Layout only; bottom-up sizing has no constraints).
+    case view(children: [Node])
 
     public var children: [Node] {
       switch self {
-      case .stack(_, let children), .list(let children): children
+      case .stack(_, let children), .list(let children), .view(let children): children
       case .label, .image: []
       }
     }
@@ -75,6 +145,29 @@ public struct Scene: Hashable, Sendable {
     }
   }
 
+  /// Why frame layout (bottom-up sizing) cannot lay this scene out, or nil: it sizes views
+  /// from their children and has no constraints, plain views or priorities.
+  public var frameLayoutProblem: String? {
+    var problem: String?
+    forEachNode { node in
+      guard problem == nil else { return }
+      if let constraint = node.constraints.first {
+        problem =
+          "\(node.name) declares constraints (\(constraint.identifier)): bottom-up sizing "
+          + "lays views out from stacks and content sizes, without constraints"
+      } else if case .view = node.content {
+        problem =
+          "\(node.name) is a plain view, placed by constraints: bottom-up sizing "
+          + "needs stacks, lists, labels and images"
+      } else if !node.priorities.isEmpty {
+        problem =
+          "\(node.name) sets content hugging or compression priorities: bottom-up "
+          + "sizing has no priorities"
+      }
+    }
+    return problem
+  }
+
   /// The largest id in use (new nodes take larger ones).
   public var maxID: Int {
     var result = 0
@@ -102,6 +195,12 @@ extension Scene.Node {
       for i in children.indices {
         guard children[i].update(id: target, body) else { continue }
         content = .list(children: children)
+        return true
+      }
+    case .view(var children):
+      for i in children.indices {
+        guard children[i].update(id: target, body) else { continue }
+        content = .view(children: children)
         return true
       }
     case .label, .image:

@@ -24,6 +24,7 @@ public struct SceneIndex {
       case .list(let children):
         lists.append(node.id)
         growable.append((node.id, children.count))
+      case .view: break
       }
     }
   }

@@ -23,6 +23,9 @@ public enum SceneMutation: Hashable, Sendable, CustomStringConvertible {
   case setImageSize(id: Int, size: Size)
   /// A list scrolls.
   case scroll(id: Int, offset: Double)
+  /// The constant of constraint `identifier`, declared by node `id`, changes (in place,
+  /// through the solver's fast path).
+  case setConstant(id: Int, identifier: String, constant: Double)
 
   public var description: String {
     switch self {
@@ -36,6 +39,8 @@ public enum SceneMutation: Hashable, Sendable, CustomStringConvertible {
     case .setInsets(let id, let insets): "setInsets(#\(id), \(insets))"
     case .setImageSize(let id, let size): "setImageSize(#\(id), \(size))"
     case .scroll(let id, let offset): "scroll(#\(id), \(offset))"
+    case .setConstant(let id, let identifier, let constant):
+      "setConstant(#\(id) \(identifier), \(constant))"
     }
   }
 }
@@ -93,7 +98,10 @@ extension Scene {
         case .list(var children) where (0...children.count).contains(index):
           children.insert(node, at: index)
           target.content = .list(children: children)
-        case .stack, .list: failure = "index \(index) out of range"
+        case .view(var children) where (0...children.count).contains(index):
+          children.insert(node, at: index)
+          target.content = .view(children: children)
+        case .stack, .list, .view: failure = "index \(index) out of range"
         default: failure = "#\(parent) is not a container"
         }
       }
@@ -138,6 +146,14 @@ extension Scene {
           return
         }
       }
+    case .setConstant(let id, let identifier, let constant):
+      found = root.update(id: id) { target in
+        guard let i = target.constraints.firstIndex(where: { $0.identifier == identifier }) else {
+          failure = "#\(id) declares no constraint \(identifier)"
+          return
+        }
+        target.constraints[i].constant = constant
+      }
     }
     if let failure { throw fail(failure) }
     if !found { throw fail("no node has this id") }
@@ -172,6 +188,7 @@ extension Scene.Node {
     switch content {
     case .stack(let spec, _): content = .stack(spec, children: children)
     case .list: content = .list(children: children)
+    case .view: content = .view(children: children)
     case .label, .image: return nil
     }
     return true
@@ -190,6 +207,7 @@ extension Scene.Node {
     switch content {
     case .stack(let spec, _): content = .stack(spec, children: children)
     case .list: content = .list(children: children)
+    case .view: content = .view(children: children)
     case .label, .image: return false
     }
     return true
@@ -243,7 +261,9 @@ extension SceneTree {
       guard (0...count).contains(index) else { throw missing("index \(index) out of range") }
       try layout { () throws(LayoutError) in try container.insertSubview(view, at: index) }
     case .insert(let parent, let index, let node):
-      guard let container = views[parent] as? StackView else {
+      guard let container = views[parent],
+        container is StackView || type(of: container) == View.self
+      else {
         throw missing("no container #\(parent)")
       }
       guard (0...container.subviews.count).contains(index) else {
@@ -251,6 +271,7 @@ extension SceneTree {
       }
       try layout { () throws(LayoutError) in
         try container.insertSubview(try makeView(node), at: index)
+        try activatePending()
       }
     case .setSpacing(let id, let spacing):
       guard let stack = views[id] as? StackView else { throw missing("no stack #\(id)") }
@@ -264,6 +285,11 @@ extension SceneTree {
     case .scroll(let id, let offset):
       guard let list = views[id] as? ListView else { throw missing("no list #\(id)") }
       try layout { () throws(LayoutError) in try list.setContentOffset(offset) }
+    case .setConstant(let id, let identifier, let constant):
+      guard let constraint = constraint(node: id, identifier: identifier) else {
+        throw missing("no constraint \(identifier) on #\(id)")
+      }
+      try layout { () throws(LayoutError) in try constraint.setConstant(constant) }
     }
   }
 }

@@ -7,6 +7,11 @@ public final class SceneTree {
   public private(set) var views: [Int: View] = [:]
   /// The scene id of each view.
   private var ids: [ObjectIdentifier: Int] = [:]
+  /// The constraints each node declared, by node id (scenes without constraints: empty).
+  private(set) var constraints: [Int: [LayoutConstraint]] = [:]
+  /// Constraints of views made but not yet in the window: activated once the subtree joins
+  /// it (a constraint to an ancestor needs the ancestor).
+  private var pending: [(id: Int, Scene.Constraint)] = []
 
   /// Builds the views of `scene` in a new window laid out by `mode`. Nothing is laid out
   /// yet: the views are flagged, and the first update cycle lays them out.
@@ -14,6 +19,45 @@ public final class SceneTree {
   public init(scene: Scene, mode: Window.LayoutMode) throws(LayoutError) {
     window = try Window(size: scene.windowSize, layoutMode: mode)
     try window.addSubview(try makeView(scene.root))
+    try activatePending()
+  }
+
+  /// Activates the constraints of the views made since the last call (their subtree is in
+  /// the window now).
+  /// - Throws: ``LayoutError`` for frame layout (it has no constraints), an invalid
+  ///   constraint, or a required one that conflicts (named by its identifier).
+  func activatePending() throws(LayoutError) {
+    guard !pending.isEmpty else { return }
+    defer { pending.removeAll() }
+    if window.layoutMode == .frames {
+      throw .invalidConstraint(
+        constraint: pending[0].1.identifier,
+        reason: "frame layout (bottom-up sizing) has no constraints")
+    }
+    for (id, spec) in pending {
+      guard let first = views[spec.first] else {
+        throw .invalidConstraint(constraint: spec.identifier, reason: "no view #\(spec.first)")
+      }
+      var second: View?
+      if let id = spec.second {
+        guard let view = views[id] else {
+          throw .invalidConstraint(constraint: spec.identifier, reason: "no view #\(id)")
+        }
+        second = view
+      }
+      let constraint = try LayoutConstraint(
+        first, spec.firstAttribute, spec.relation, second, spec.secondAttribute,
+        multiplier: spec.multiplier, constant: spec.constant,
+        priority: LayoutPriority(spec.priority))
+      constraint.identifier = spec.identifier
+      try constraint.activate()
+      constraints[id, default: []].append(constraint)
+    }
+  }
+
+  /// The live constraint `identifier` that node `id` declared.
+  func constraint(node id: Int, identifier: String) -> LayoutConstraint? {
+    constraints[id]?.first { $0.identifier == identifier }
   }
 
   /// Creates the view of `node` and its subtree. Built top-down: each view joins its parent
@@ -47,7 +91,25 @@ public final class SceneTree {
         name: node.name)
     case .list:
       view = ListView(name: node.name)
+    case .view:
+      view = View(name: node.name)
     }
+    let p = node.priorities
+    if !p.isEmpty {
+      if let v = p.huggingHorizontal {
+        try view.setContentHuggingPriority(LayoutPriority(v), for: .horizontal)
+      }
+      if let v = p.huggingVertical {
+        try view.setContentHuggingPriority(LayoutPriority(v), for: .vertical)
+      }
+      if let v = p.compressionHorizontal {
+        try view.setContentCompressionResistancePriority(LayoutPriority(v), for: .horizontal)
+      }
+      if let v = p.compressionVertical {
+        try view.setContentCompressionResistancePriority(LayoutPriority(v), for: .vertical)
+      }
+    }
+    for constraint in node.constraints { pending.append((node.id, constraint)) }
     views[node.id] = view
     ids[ObjectIdentifier(view)] = node.id
     return view
@@ -59,7 +121,10 @@ public final class SceneTree {
   /// Drops the ids of a subtree that left the scene.
   func forget(_ view: View) {
     try? view.forEachInSubtree { sub in
-      if let id = ids.removeValue(forKey: ObjectIdentifier(sub)) { views[id] = nil }
+      if let id = ids.removeValue(forKey: ObjectIdentifier(sub)) {
+        views[id] = nil
+        if !constraints.isEmpty { constraints[id] = nil }
+      }
     }
   }
 

@@ -1,0 +1,143 @@
+import BenchSupport
+import LayoutModel
+
+/// The mutations of a scene file's tick steps, generated ahead of each tick from the
+/// file's seed (deterministic), against a copy of the scene that follows them.
+struct ScriptedWorkload {
+  let file: SceneFile
+  let steps: [TickStep]
+  let size: Int?
+  private var generator: SceneGenerator
+  private var shadow: Scene
+  private var tick = 0
+  /// Ids each step chooses from, recomputed after an insert or remove changed the tree.
+  private var pools: [Int: [Int]] = [:]
+
+  init(file: SceneFile, seed: UInt64, steps: [TickStep], scene: Scene, size: Int?) {
+    self.file = file
+    self.steps = steps
+    self.size = size
+    generator = SceneGenerator(seed: seed)
+    generator.continueIDs(after: scene)
+    shadow = scene
+  }
+
+  mutating func next() -> [SceneMutation] {
+    defer { tick += 1 }
+    var result: [SceneMutation] = []
+    for (s, step) in steps.enumerated() {
+      let made = mutations(step, index: s)
+      // Inserts were applied one by one as they were made (each sees the one before).
+      if case .insert = step.kind {} else { follow(made) }
+      result += made
+    }
+    return result
+  }
+
+  private mutating func follow(_ mutations: [SceneMutation]) {
+    for mutation in mutations {
+      do throws(SceneMutationError) { try shadow.apply(mutation) } catch {
+        preconditionFailure("a scripted mutation does not apply to its scene: \(error)")
+      }
+    }
+  }
+
+  private mutating func pool(_ s: Int, _ make: (SceneLookup) -> [Int]) -> [Int] {
+    if let cached = pools[s] { return cached }
+    let made = make(SceneLookup(shadow))
+    pools[s] = made
+    return made
+  }
+
+  /// `count` distinct picks from `items` (all of them when there are fewer).
+  private mutating func choose(_ count: Int, from items: [Int]) -> [Int] {
+    guard count < items.count else { return items }
+    var picked: [Int] = []
+    var taken: Set<Int> = []
+    while picked.count < count {
+      let item = generator.rng.pick(items)
+      if taken.insert(item).inserted { picked.append(item) }
+    }
+    return picked
+  }
+
+  private mutating func mutations(_ step: TickStep, index s: Int) -> [SceneMutation] {
+    switch step.kind {
+    case .text(let labels, let texts, let perTick):
+      let ids = pool(s) { $0.labels(named: labels) }
+      guard !ids.isEmpty else { return [] }
+      return (0..<perTick).map { _ in
+        let id = generator.rng.pick(ids)
+        let text =
+          texts.map { generator.rng.pick($0) }
+          ?? generator.text(words: generator.rng.int(in: 1...30))
+        return .setText(id: id, text: text)
+      }
+    case .constant(let identifier, let values, let perTick):
+      let ids = pool(s) { $0.constraints(identifier: identifier) }
+      let value = values[tick % values.count]
+      return choose(perTick, from: ids).map {
+        .setConstant(id: $0, identifier: identifier, constant: value)
+      }
+    case .insert(let into, let template, let at, let perTick):
+      var result: [SceneMutation] = []
+      for _ in 0..<perTick {
+        guard let container = try? SceneLookup(shadow).container(named: into, at: .root) else {
+          return result
+        }
+        let count = container.content.children.count
+        let index: Int
+        switch at {
+        case .start: index = 0
+        case .end: index = count
+        case .index(let i): index = min(i, count)
+        }
+        let node: Scene.Node
+        do throws(JSONProblem) {
+          node = try file.instance(
+            of: template, firstID: shadow.maxID + 1, superview: container.id, size: size)
+        } catch {
+          preconditionFailure("a checked template does not expand: \(error.reason)")
+        }
+        let mutation = SceneMutation.insert(parent: container.id, index: index, node: node)
+        follow([mutation])
+        result.append(mutation)
+      }
+      pools.removeAll()
+      return result
+    case .remove(let from, let at, let perTick):
+      var result: [SceneMutation] = []
+      var children =
+        (try? SceneLookup(shadow).container(named: from, at: .root))?.content.children.map(\.id)
+        ?? []
+      for _ in 0..<perTick where !children.isEmpty {
+        let index: Int
+        switch at {
+        case .start: index = 0
+        case .end: index = children.count - 1
+        case .index(let i): index = min(i, children.count - 1)
+        }
+        result.append(.remove(id: children.remove(at: index)))
+      }
+      if !result.isEmpty { pools.removeAll() }
+      return result
+    case .resize(let sizes):
+      return [.resizeWindow(sizes[tick % sizes.count])]
+    case .scroll(let list, let step, let limit):
+      guard
+        let id = pool(
+          s,
+          { lookup in
+            (try? lookup.container(named: list, at: .root)).map { [$0.id] } ?? []
+          }
+        ).first
+      else { return [] }
+      // A triangle wave: down to the limit, then back up.
+      let period = 2 * limit
+      var offset =
+        period > 0 ? (Double(tick + 1) * step).truncatingRemainder(dividingBy: period) : 0
+      if offset > limit { offset = period - offset }
+      return [.scroll(id: id, offset: offset)]
+    }
+  }
+}
