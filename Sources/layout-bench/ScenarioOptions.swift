@@ -24,7 +24,9 @@ enum StrategyChoice: String, ExpressibleByArgument, CaseIterable {
 /// The scenario flags shared by `run`, `sweep`, `baseline save` and `calibrate`.
 struct ScenarioOptions: ParsableArguments {
   @Option(
-    help: "Tree shape: \(Shape.names). Default: deep, wide and feed.")
+    help:
+      "Tree shape: \(Shape.builtIn.map(\.rawValue).joined(separator: ", ")). Default: deep, wide and feed."
+  )
   var shape: Shape?
 
   @Option(
@@ -32,7 +34,9 @@ struct ScenarioOptions: ParsableArguments {
   var size: Int?
 
   @Option(
-    help: "Mutation per tick: \(MutationKind.names). Default: text and resize.")
+    help:
+      "Mutation per tick: \(MutationKind.builtIn.map(\.rawValue).joined(separator: ", ")). Default: text and resize."
+  )
   var mutation: MutationKind?
 
   @Option(

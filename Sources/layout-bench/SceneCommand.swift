@@ -27,7 +27,7 @@ struct SceneCommand: ParsableCommand {
 
     @Option(
       help:
-        "Tree shape: \(Shape.allCases.filter { $0 != .scene }.map(\.rawValue).joined(separator: ", "))."
+        "Tree shape: \(Shape.builtIn.map(\.rawValue).joined(separator: ", "))."
     )
     var shape: Shape
 

@@ -10,7 +10,7 @@ struct RunCommandTests {
   @Test func noArgumentsIsTheDefaultMatrix() throws {
     let command = try LayoutBench.parseAsRoot([])
     let run = try #require(command as? Run)
-    let plan = run.plan
+    let plan = try run.plan()
     let scenarios = plan.scenarios
     // deep, wide, feed at two sizes, with text and resize, then three batches of changes and
     // a table scrolling: sixteen scenarios, all strategies.
@@ -18,13 +18,13 @@ struct RunCommandTests {
     #expect(Set(scenarios.map(\.shape)) == [.deep, .wide, .feed, .table])
     #expect(Set(scenarios.map(\.mutation)) == [.text, .resize, .configure, .scroll])
     #expect(plan.entries.allSatisfy { $0.settings.strategies.count == 3 })
-    let quick = try #require(try LayoutBench.parseAsRoot(["run", "--quick"]) as? Run).plan
+    let quick = try #require(try LayoutBench.parseAsRoot(["run", "--quick"]) as? Run).plan()
     #expect(quick.scenarios.map(\.size) == Array(repeating: 100, count: 9) + [1000])
   }
 
   @Test func aPresetNamesOneScenarioAndExcludesTheScenarioFlags() throws {
     let run = try #require(try LayoutBench.parseAsRoot(["run", "--preset", "wwdc-grid"]) as? Run)
-    #expect(run.plan.scenarios.map(\.description) == ["grid300/scrollx1"])
+    #expect(try run.plan().scenarios.map(\.description) == ["grid300/scrollx1"])
     #expect(throws: (any Error).self) {
       try LayoutBench.parseAsRoot(["run", "--preset", "wwdc-grid", "--size", "10"])
     }
@@ -54,7 +54,7 @@ struct RunCommandTests {
       "--shape", "feed", "--size", "200", "--mutation", "churn", "--per-tick", "3", "--ticks", "50",
       "--strategy", "bottom-up", "--hz", "120", "--seed", "42",
     ])
-    let plan = run.plan
+    let plan = try run.plan()
     #expect(plan.entries.count == 1)
     let (scenario, settings) = (plan.entries[0].scenario, plan.entries[0].settings)
     #expect(scenario.description == "feed200/churnx3" && scenario.seed == 42)
@@ -66,10 +66,10 @@ struct RunCommandTests {
   /// fixed number of ticks even without --ticks (a time limit gave each round its own count,
   /// and `run --rounds 10` failed with "counters differ").
   @Test func roundsMeasureAFixedNumberOfTicks() throws {
-    let single = try Run.parse(["--shape", "feed", "--size", "10"]).plan.entries[0].settings
+    let single = try Run.parse(["--shape", "feed", "--size", "10"]).plan().entries[0].settings
     #expect(single.timeLimitNs != nil)
     let rounds = try Run.parse(["--shape", "feed", "--size", "10", "--rounds", "3"])
-      .plan.entries[0].settings
+      .plan().entries[0].settings
     #expect(rounds.timeLimitNs == nil)
     #expect(rounds.ticks == 120 && rounds.minimumTicks == 120)
   }

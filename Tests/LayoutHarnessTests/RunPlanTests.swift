@@ -94,7 +94,7 @@ struct RunPlanTests {
     choices.seed = 5
     let (report, _) = try RunPlan.matrix(choices).measure(probe: nil, environment: [:])
     #expect(report.results.count == 4)
-    let again = RunPlan.rerunning(report)
+    let again = try RunPlan.rerunning(report)
     #expect(again.scenarios.map(\.description) == ["deep8/textx1", "deep8/resizex1"])
     for entry in again.entries {
       #expect(entry.settings.strategies == [.coalesced, .bottomUp])

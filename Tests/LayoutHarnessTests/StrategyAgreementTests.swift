@@ -54,7 +54,7 @@ func sampleFeed(cells: Int, width: Double = 320) -> Scene {
 
 /// The size guard: estimates that match the generators, and a refusal before the build.
 @Suite struct SceneSizeTests {
-  @Test(arguments: Shape.allCases)
+  @Test(arguments: Shape.builtIn)
   func estimatedViewsMatchTheGeneratedScene(shape: Shape) {
     for size in [1, 7, 100, 1000] {
       let scenario = Scenario(shape: shape, size: size, mutation: .resize)

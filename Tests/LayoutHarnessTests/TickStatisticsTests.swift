@@ -105,7 +105,7 @@ import Testing
   }
 
   @Test func sameSeedSameMutations() {
-    for kind in MutationKind.allCases {
+    for kind in MutationKind.builtIn {
       let scenario = Scenario(shape: .feed, size: 20, mutation: kind, perTick: 3, seed: 9)
       #expect(mutations(scenario, ticks: 10) == mutations(scenario, ticks: 10))
     }

@@ -41,7 +41,7 @@ extension SceneFile {
       "seed", "steps", "builtin", "perTick", "size", "stream",
     ])
     if let builtin = object["builtin"] {
-      let names = MutationKind.allCases.filter { $0 != .scripted }.map(\.rawValue)
+      let names = MutationKind.builtIn.map(\.rawValue)
       let mutation = MutationKind(rawValue: try builtin.choice(names))!
       let perTick = try object["perTick"]?.integer(in: 1...RunReport.maximumPerTick) ?? 1
       let seed = try object["seed"]?.uint64() ?? 1

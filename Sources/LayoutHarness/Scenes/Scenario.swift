@@ -24,6 +24,9 @@ public enum Shape: String, Sendable, ReportName {
 }
 
 extension Shape {
+  /// The shapes the generators build (every shape but a scene file's).
+  public static var builtIn: [Shape] { allCases.filter { $0 != .scene } }
+
   /// What `size` counts for this shape, as a sweep chart's size axis names it: a feed of
   /// 1000 is 11,000 views, so "views" would misread it by a factor of eleven.
   var sizeUnit: String {
@@ -89,6 +92,11 @@ public enum MutationKind: String, Sendable, ReportName {
   case configure
   /// A scene file's own tick steps (text, constant, insert, remove, resize, scroll).
   case scripted
+}
+
+extension MutationKind {
+  /// The generated workloads (every kind but a scene file's own steps).
+  public static var builtIn: [MutationKind] { allCases.filter { $0 != .scripted } }
 }
 
 /// One scene and one mutation workload, seeded.

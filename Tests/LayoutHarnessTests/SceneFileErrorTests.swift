@@ -1,0 +1,315 @@
+import BenchSupport
+import Foundation
+import LayoutHarness
+import Testing
+
+/// A minimal valid document around `root` (a view object) and optional extra members.
+func sceneDocument(root: String, extra: String = "") -> String {
+  """
+  {"format": "layout-bench-scene", "version": 1, "name": "t", \(extra)
+   "root": \(root)}
+  """
+}
+
+@Suite("scene files: errors name the file, the JSON path and the reason")
+struct SceneFileErrorTests {
+  func failure(_ text: String) -> SceneFileError? {
+    do {
+      _ = try parseScene(text, file: "screen.json")
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// `(document, path, a phrase of the reason)`.
+  static let cases: [(String, String, String)] = [
+    ("{\"format\": ", "line 1, column 12", "expected a value"),
+    (
+      "{\"format\": \"layout-bench-scene\",\n \"version\": 1,\n \"name\": \"t\" \"root\"}",
+      "line 3, column 14", "expected ',' or '}', found '\""
+    ),
+    ("[]", "$", "expected an object"),
+    (
+      "{\"format\": \"x\", \"version\": 1, \"name\": \"t\", \"root\": {}}", "format",
+      "layout-bench-scene"
+    ),
+    (
+      "{\"format\": \"layout-bench-scene\", \"version\": 2, \"name\": \"t\", \"root\": {}}",
+      "version", "version 1"
+    ),
+    (
+      sceneDocument(root: "{\"kind\": \"label\", \"text\": \"a\"}", extra: "\"name\": \"u\","),
+      "line 1, column 61", "duplicate key \"name\""
+    ),
+    (sceneDocument(root: "{\"kind\": \"label\"}"), "root", "missing key \"text\""),
+    (
+      sceneDocument(root: "{\"kind\": \"label\", \"text\": 3}"), "root.text",
+      "expected a string, found a number"
+    ),
+    (sceneDocument(root: "{\"kind\": \"sprite\"}"), "root.kind", "\"sprite\" is not one of"),
+    (
+      sceneDocument(root: "{\"kind\": \"label\", \"text\": \"a\", \"colour\": 1}"), "root.colour",
+      "unknown key"
+    ),
+    (
+      sceneDocument(root: "{\"kind\": \"image\", \"width\": 1e999, \"height\": 1}"), "root.width",
+      "too large to be finite"
+    ),
+    (
+      sceneDocument(root: "{\"kind\": \"image\", \"width\": -1, \"height\": 1}"), "root.width",
+      "out of range"
+    ),
+    (
+      sceneDocument(
+        root:
+          "{\"kind\": \"stack\", \"children\": [{\"kind\": \"repeat\", \"template\": \"row\", \"count\": 2}]}"
+      ), "root.children[0].template", "no template \"row\""
+    ),
+    (
+      sceneDocument(
+        root:
+          "{\"kind\": \"stack\", \"children\": [{\"kind\": \"repeat\", \"template\": \"a\", \"count\": 2}]}",
+        extra:
+          "\"templates\": {\"a\": {\"kind\": \"stack\", \"children\": [{\"kind\": \"repeat\", \"template\": \"b\", \"count\": 1}]}, \"b\": {\"kind\": \"stack\", \"children\": [{\"kind\": \"repeat\", \"template\": \"a\", \"count\": 1}]}},"
+      ), "templates.b.children[0].template", "a cycle in the tree: template a > b > a"
+    ),
+    (
+      sceneDocument(
+        root:
+          "{\"kind\": \"stack\", \"children\": [{\"kind\": \"repeat\", \"template\": \"a\", \"count\": \"size\"}]}",
+        extra: "\"templates\": {\"a\": {\"kind\": \"label\", \"text\": \"x\"}},"),
+      "root.children[0].count", "top-level \"size\""
+    ),
+    (
+      sceneDocument(
+        root:
+          "{\"kind\": \"stack\", \"children\": [{\"kind\": \"repeat\", \"template\": \"a\", \"count\": 1000000}]}",
+        extra:
+          "\"templates\": {\"a\": {\"kind\": \"stack\", \"children\": [{\"kind\": \"repeat\", \"template\": \"b\", \"count\": 1000}]}, \"b\": {\"kind\": \"label\", \"text\": \"x\"}},"
+      ), "templates.b", "beyond 2000000 views"
+    ),
+    (
+      sceneDocument(
+        root:
+          "{\"kind\": \"view\", \"children\": [{\"kind\": \"label\", \"name\": \"a\", \"text\": \"x\"}], \"constraints\": [{\"first\": \"a.top\", \"second\": \"avatar.top\"}]}"
+      ), "root.constraints[0].second", "unknown view \"avatar\""
+    ),
+    (
+      sceneDocument(
+        root:
+          "{\"kind\": \"view\", \"children\": [{\"kind\": \"label\", \"name\": \"a\", \"text\": \"x\"}], \"constraints\": [{\"first\": \"a.top\", \"second\": \"self.width\"}]}"
+      ), "root.constraints[0].second",
+      "anchor of the wrong axis: top (vertical) against width (size)"
+    ),
+    (
+      sceneDocument(
+        root:
+          "{\"kind\": \"view\", \"children\": [{\"kind\": \"label\", \"name\": \"a\", \"text\": \"x\"}], \"constraints\": [{\"first\": \"a.top\", \"second\": \"self.top\", \"priority\": 1001}]}"
+      ), "root.constraints[0].priority", "out of range 1...1000"
+    ),
+    (
+      sceneDocument(
+        root:
+          "{\"kind\": \"view\", \"children\": [{\"kind\": \"label\", \"name\": \"a\", \"text\": \"x\"}], \"constraints\": [{\"first\": \"a.top\"}]}"
+      ), "root.constraints[0].first", "needs a \"second\" anchor"
+    ),
+    (
+      sceneDocument(
+        root:
+          "{\"kind\": \"view\", \"children\": [{\"kind\": \"label\", \"name\": \"a\", \"text\": \"x\"}], \"constraints\": [{\"first\": \"a.tops\", \"second\": \"self.top\"}]}"
+      ), "root.constraints[0].first", "unknown attribute \"tops\""
+    ),
+    (
+      sceneDocument(
+        root:
+          "{\"kind\": \"view\", \"children\": [{\"kind\": \"label\", \"name\": \"a\", \"text\": \"x\"}, {\"kind\": \"label\", \"name\": \"a\", \"text\": \"y\"}], \"constraints\": [{\"first\": \"a.top\", \"second\": \"self.top\"}]}"
+      ), "root.constraints[0].first", "ambiguous view \"a\": 2 views"
+    ),
+    (
+      sceneDocument(
+        root:
+          "{\"kind\": \"view\", \"constraints\": [{\"first\": \"self.top\", \"second\": \"superview.top\"}]}"
+      ), "root.constraints[0].second", "the root's superview is the window"
+    ),
+    (
+      sceneDocument(
+        root:
+          "{\"kind\": \"view\", \"children\": [{\"kind\": \"label\", \"name\": \"a\", \"text\": \"x\"}], \"constraints\": [{\"first\": \"a.width\", \"constant\": 100}, {\"first\": \"a.width\", \"constant\": 200, \"id\": \"wide\"}]}"
+      ), "root.constraints[1]", "unsatisfiable required constraint [wide]"
+    ),
+    (
+      sceneDocument(
+        root: "{\"kind\": \"label\", \"text\": \"x\", \"hugging\": {\"horizontal\": 1000}}"),
+      "root.hugging.horizontal", "out of range 1...999"
+    ),
+    (
+      sceneDocument(
+        root: "{\"kind\": \"label\", \"text\": \"x\"}",
+        extra: "\"ticks\": {\"steps\": [{\"kind\": \"text\", \"labels\": [\"title\"]}]},"),
+      "ticks.steps[0].labels", "no label named title"
+    ),
+    (
+      sceneDocument(
+        root: "{\"kind\": \"label\", \"text\": \"x\"}",
+        extra: "\"ticks\": {\"steps\": [{\"kind\": \"scroll\", \"list\": \"feed\"}]},"),
+      "ticks.steps[0].list", "no container named \"feed\""
+    ),
+    (
+      sceneDocument(
+        root: "{\"kind\": \"label\", \"text\": \"x\"}",
+        extra:
+          "\"ticks\": {\"steps\": [{\"kind\": \"constant\", \"constraint\": \"k\", \"values\": [1]}]},"
+      ), "ticks.steps[0].constraint", "no constraint has the id \"k\""
+    ),
+    (
+      sceneDocument(
+        root: "{\"kind\": \"label\", \"text\": \"x\"}",
+        extra: "\"ticks\": {\"builtin\": \"wobble\", \"size\": 1},"), "ticks.builtin",
+      "\"wobble\" is not one of"
+    ),
+    (
+      sceneDocument(
+        root: "{\"kind\": \"list\", \"children\": [{\"kind\": \"label\", \"text\": \"x\"}]}",
+        extra:
+          "\"ticks\": {\"steps\": [{\"kind\": \"insert\", \"into\": \"list1\", \"template\": \"t\"}]},"
+      ), "ticks.steps[0].template", "no template \"t\""
+    ),
+  ]
+
+  @Test func everyErrorNamesFilePathAndReason() {
+    for (document, path, reason) in Self.cases {
+      let error = failure(document)
+      #expect(error?.file == "screen.json", "\(document)")
+      #expect(error?.path == path, "\(document): \(error?.description ?? "accepted")")
+      #expect(
+        error?.reason.contains(reason) == true, "\(error?.reason ?? "accepted") lacks \(reason)")
+    }
+  }
+
+  @Test func badNameIsRefused() {
+    let error = failure(
+      "{\"format\": \"layout-bench-scene\", \"version\": 1, \"name\": \"a b\", \"root\": {\"kind\": \"view\"}}"
+    )
+    #expect(error?.path == "name")
+    #expect(error?.reason.contains("letters, digits") == true)
+  }
+
+  @Test func missingFileIsAnError() {
+    #expect(throws: SceneFileError(file: "/no/such/scene.json", path: "$", reason: "no such file"))
+    {
+      try SceneFile.load(path: "/no/such/scene.json")
+    }
+  }
+}
+
+/// Malformed scene files, made by corrupting the shipped examples at random: the reader
+/// never crashes, and every error names the file, a JSON path (or a line and column) and a
+/// reason; a corruption that still reads runs a few ticks without crashing.
+/// `SCENE_FUZZ_CASES` sets the number of cases (default 1,000; `Scripts/scene-fuzz.sh`
+/// runs a long campaign).
+@Suite("scene files: malformed-file fuzz")
+struct SceneFileFuzzTests {
+  static let cases =
+    ProcessInfo.processInfo.environment["SCENE_FUZZ_CASES"].flatMap(Int.init) ?? 1_000
+
+  @Test func corruptedFilesFailCleanly() throws {
+    let sources = try ExampleScenes.all.map {
+      Array(try String(contentsOfFile: ExampleScenes.path($0), encoding: .utf8).utf8)
+    }
+    var rng = SplitMix64(seed: 2026)
+    let replacements: [String] = [
+      "1e999", "-1e999", "-0", "null", "true", "\"\"", "[]", "{}", "\"size\"", "1000001",
+      "0.5", "\"\\u0000\"", "\"avatar.width\"", "\"self.top\"", "99999999999999999999",
+      "{\"kind\": \"repeat\", \"template\": \"message\", \"count\": 1000000}", "\"message\"",
+    ]
+    var accepted = 0
+    var refused = 0
+    for n in 0..<Self.cases {
+      var bytes = sources[n % sources.count]
+      switch rng.int(in: 0...4) {
+      case 0:  // truncated
+        bytes = Array(bytes.prefix(rng.int(in: 0..<bytes.count)))
+      case 1:  // a byte flipped
+        let i = rng.int(in: 0..<bytes.count)
+        bytes[i] = UInt8(rng.int(in: 0...255))
+      case 2:  // a value replaced by another of any type
+        let values = valueRanges(bytes)
+        guard let range = values.isEmpty ? nil : rng.pick(values) else { continue }
+        bytes.replaceSubrange(range, with: Array(rng.pick(replacements).utf8))
+      case 3:  // a name dangling: every occurrence of one string value changed
+        let values = valueRanges(bytes).filter { bytes[$0.lowerBound] == UInt8(ascii: "\"") }
+        guard let range = values.isEmpty ? nil : rng.pick(values) else { continue }
+        let old = Array(bytes[range])
+        bytes = replacingAll(old, with: Array("\"ghost\"".utf8), in: bytes)
+      default:  // a member deleted
+        let values = valueRanges(bytes)
+        guard let range = values.isEmpty ? nil : rng.pick(values) else { continue }
+        bytes.replaceSubrange(range, with: [])
+      }
+      do {
+        let file = try SceneFile.parse(bytes, file: "fuzz\(n).json")
+        accepted += 1
+        // What still reads must run: a few ticks under coalesced layout, no crash.
+        guard file.viewCount(size: nil) < 3_000 else { continue }
+        let scenario = try Scenario(file: file)
+        do {
+          _ = try quickRun(scenario, strategies: [.coalesced], ticks: 2)
+        } catch let error as RunError {
+          #expect(!error.description.isEmpty)
+        }
+      } catch let error as SceneFileError {
+        refused += 1
+        #expect(error.file == "fuzz\(n).json")
+        #expect(!error.path.isEmpty && !error.reason.isEmpty, "\(error)")
+        #expect(
+          error.path == "$" || error.path.hasPrefix("line ") || error.path.first!.isLetter
+            || error.path.hasPrefix("$["), "\(error)")
+      }
+    }
+    #expect(accepted + refused >= Self.cases * 9 / 10)
+    #expect(refused > Self.cases / 3)
+  }
+
+  /// Byte ranges of scalar values (strings, numbers, literals) after a ':' or in arrays.
+  func valueRanges(_ bytes: [UInt8]) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    var i = 0
+    while i < bytes.count {
+      let byte = bytes[i]
+      if byte == UInt8(ascii: "\"") {
+        var j = i + 1
+        while j < bytes.count, bytes[j] != UInt8(ascii: "\"") { j += bytes[j] == 92 ? 2 : 1 }
+        let end = min(j + 1, bytes.count)
+        // A value, not a key: the next non-space byte is not ':'.
+        var k = end
+        while k < bytes.count, bytes[k] == 32 { k += 1 }
+        if k >= bytes.count || bytes[k] != UInt8(ascii: ":") { result.append(i..<end) }
+        i = end
+      } else if byte == UInt8(ascii: "-") || (48...57).contains(byte) {
+        var j = i + 1
+        while j < bytes.count, "0123456789.eE+-".utf8.contains(bytes[j]) { j += 1 }
+        result.append(i..<j)
+        i = j
+      } else {
+        i += 1
+      }
+    }
+    return result
+  }
+
+  func replacingAll(_ old: [UInt8], with new: [UInt8], in bytes: [UInt8]) -> [UInt8] {
+    var result: [UInt8] = []
+    var i = 0
+    while i < bytes.count {
+      if i + old.count <= bytes.count, Array(bytes[i..<i + old.count]) == old {
+        result += new
+        i += old.count
+      } else {
+        result.append(bytes[i])
+        i += 1
+      }
+    }
+    return result
+  }
+}
