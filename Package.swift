@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "LayoutModel", targets: ["LayoutModel"]),
     .library(name: "BenchSupport", targets: ["BenchSupport"]),
     .library(name: "LayoutHarness", targets: ["LayoutHarness"]),
+    .library(name: "JemallocProbe", targets: ["JemallocProbe"]),
     .library(name: "SolverBench", targets: ["SolverBench"]),
     .executable(name: "layout-bench", targets: ["layout-bench"]),
     .library(name: "SolverFuzzing", targets: ["SolverFuzzing"]),
@@ -42,11 +43,13 @@ let package = Package(
     // jemalloc's mallctl, for allocation counts. Only the executable links it.
     .systemLibrary(
       name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+    // Allocation counts per tick from jemalloc (linking it replaces malloc).
+    .target(name: "JemallocProbe", dependencies: ["CJemalloc", "LayoutHarness"]),
     .executableTarget(
       name: "layout-bench",
       dependencies: [
         "BenchSupport", "Cassowary", "ConstraintScript", "LayoutHarness", "LayoutModel",
-        "SolverBench", "CJemalloc",
+        "SolverBench", "CJemalloc", "JemallocProbe",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -16,19 +16,6 @@ let solves = BenchmarkMetric.custom("solves", polarity: .prefersSmaller, useScal
 let sizeThatFits = BenchmarkMetric.custom(
   "sizeThatFits", polarity: .prefersSmaller, useScalingFactor: false)
 
-/// A strategy over a built scene and its workload, advanced one tick per iteration.
-final class TickState {
-  let strategy: LayoutStrategy
-  var workload: MutationWorkload
-
-  init(_ kind: StrategyKind, _ scenario: Scenario) {
-    let (scene, generator) = scenario.makeScene()
-    strategy = try! LayoutStrategy(kind, scene: scene)
-    workload = MutationWorkload(scenario: scenario, scene: scene, generator: generator)
-    try! strategy.tick([])
-  }
-}
-
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .init(
     metrics: [.wallClock, .mallocCountTotal, layoutSubviews, solves, sizeThatFits],
@@ -61,18 +48,15 @@ let benchmarks: @Sendable () -> Void = {
       let name = "Tick.\(kind.rawValue).\(scenario.shape.rawValue)\(scenario.size)"
       Benchmark(
         name,
-        closure: { benchmark, state in
-          let before = state.strategy.window.counters
-          for _ in benchmark.scaledIterations {
-            let mutations = state.workload.next()
-            try state.strategy.tick(mutations)
-          }
-          let work = state.strategy.window.counters - before
+        closure: { benchmark, ticker in
+          let before = ticker.counters
+          for _ in benchmark.scaledIterations { try ticker.tick() }
+          let work = ticker.counters - before
           benchmark.measurement(layoutSubviews, work.layoutSubviews)
           benchmark.measurement(solves, work.solves)
           benchmark.measurement(sizeThatFits, work.sizeThatFits)
         },
-        setup: { TickState(kind, scenario) })
+        setup: { try SceneTicker(scenario: scenario, strategy: kind) })
     }
   }
 }

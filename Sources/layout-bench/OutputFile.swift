@@ -2,6 +2,7 @@
   @preconcurrency import Glibc
 #endif
 internal import Foundation
+import JemallocProbe
 import LayoutHarness
 
 /// Report files: checked before a run, written atomically after it.

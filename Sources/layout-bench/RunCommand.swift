@@ -1,4 +1,5 @@
 import ArgumentParser
+import JemallocProbe
 import LayoutHarness
 internal import Foundation
 

@@ -1,16 +1,16 @@
 import CJemalloc
 import LayoutHarness
 
-/// Allocation counts from jemalloc, which this executable links in place of the C
-/// library's malloc. Bytes come from the thread's own counter (a pointer read); request
+/// Allocation counts from jemalloc, which an executable that depends on this target links
+/// in place of the C library's malloc (`layout-bench`, and a user's own harness program). Bytes come from the thread's own counter (a pointer read); request
 /// counts from the merged arena statistics, refreshed by flushing the thread cache and
 /// advancing the statistics epoch. Reading costs a few allocation requests of its own,
 /// which the runner measures and subtracts.
-final class JemallocProbe: AllocationProbe {
+public final class JemallocProbe: AllocationProbe {
   private let allocated: UnsafeMutablePointer<UInt64>
 
   /// Nil when the allocator in use is not jemalloc (or has no statistics).
-  init?() {
+  public init?() {
     var pointer: UnsafeMutablePointer<UInt64>?
     var size = MemoryLayout<UnsafeMutablePointer<UInt64>?>.size
     guard mallctl("thread.allocatedp", &pointer, &size, nil, 0) == 0, let pointer else {
@@ -22,14 +22,14 @@ final class JemallocProbe: AllocationProbe {
 
   /// jemalloc's version string (`5.3.0-0-g54eaed1d...`), or nil when the allocator in use
   /// is not jemalloc.
-  static let version: String? = {
+  public static let version: String? = {
     var pointer: UnsafePointer<CChar>?
     var size = MemoryLayout<UnsafePointer<CChar>?>.size
     guard mallctl("version", &pointer, &size, nil, 0) == 0, let pointer else { return nil }
     return String(cString: pointer)
   }()
 
-  func read() -> (count: UInt64, bytes: UInt64) {
+  public func read() -> (count: UInt64, bytes: UInt64) {
     (Self.requests() ?? 0, allocated.pointee)
   }
 
