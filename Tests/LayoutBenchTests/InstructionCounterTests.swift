@@ -47,12 +47,22 @@ import Testing
       let first = String(calls[0])
       #expect(first.contains("--toggle-collect=\(InstructionCounter.tickSymbol)"))
       for piece in [
-        "run --shape wide --size 50 --mutation resize --per-tick 2 --strategy bottom-up",
-        "--ticks 10 --warmup 2 --seed 9 --quiet --no-verify",
+        "run --shape wide --size 50 --mutation resize --per-tick 2 --seed 9 --strategy bottom-up",
+        "--ticks 10 --warmup 2 --quiet --no-verify",
       ] {
         #expect(first.contains(piece), "\(first)")
       }
       #expect(calls[1].contains("--ticks 20"))
+      // A scene file's result runs its file again (its size only when it has one).
+      var scene = Self.result
+      scene.shape = .scene
+      scene.mutation = .scripted
+      scene.scene = SceneIdentity(
+        name: "chat", hash: "0123", file: "screens/chat.json", sized: true)
+      _ = try counter.perTick(scene)
+      let third = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")[2]
+      #expect(third.contains("run --scene screens/chat.json --size 50 --strategy bottom-up"))
+      #expect(!third.contains("--shape") && !third.contains("--mutation"))
     }
   }
 

@@ -87,7 +87,7 @@ struct SceneFileErrorTests {
           "{\"kind\": \"stack\", \"children\": [{\"kind\": \"repeat\", \"template\": \"a\", \"count\": 1000000}]}",
         extra:
           "\"templates\": {\"a\": {\"kind\": \"stack\", \"children\": [{\"kind\": \"repeat\", \"template\": \"b\", \"count\": 1000}]}, \"b\": {\"kind\": \"label\", \"text\": \"x\"}},"
-      ), "templates.b", "beyond 2000000 views"
+      ), "root.children[0].count", "expands to more than a billion views, beyond the 2000000"
     ),
     (
       sceneDocument(
@@ -193,6 +193,41 @@ struct SceneFileErrorTests {
     )
     #expect(error?.path == "name")
     #expect(error?.reason.contains("letters, digits") == true)
+  }
+
+  /// Nesting: as deep as the reader allows parses and runs; deeper is an error, not a
+  /// crash of the stack.
+  @Test func deepNestingReadsUpToTheLimitAndNoFurther() throws {
+    // 250 nested stacks are 501 JSON levels (a view and its children array each).
+    var root = "{\"kind\": \"label\", \"text\": \"leaf\"}"
+    for _ in 0..<250 { root = "{\"kind\": \"stack\", \"spacing\": 1, \"children\": [\(root)]}" }
+    let file = try parseScene(sceneDocument(root: root))
+    #expect(file.viewCount(size: nil) == 251)
+    _ = try quickRun(try Scenario(file: file), strategies: StrategyKind.allCases, ticks: 2)
+    var deeper = "0"
+    for _ in 0..<100_000 { deeper = "[" + deeper + "]" }
+    let error = failure(sceneDocument(root: deeper))
+    #expect(
+      error?.reason.contains("nested deeper than 512 levels") == true,
+      "\(String(describing: error))")
+  }
+
+  /// A few lines that would expand to billions of views are refused before building any.
+  @Test func exponentialTemplatesAreRefusedBeforeExpansion() {
+    var templates: [String] = []
+    for i in 0..<12 {
+      templates.append(
+        "\"t\(i)\": {\"kind\": \"stack\", \"children\": [{\"kind\": \"repeat\", \"template\": \"t\(i + 1)\", \"count\": 100}]}"
+      )
+    }
+    templates.append("\"t12\": {\"kind\": \"label\", \"text\": \"x\"}")
+    let document = sceneDocument(
+      root:
+        "{\"kind\": \"stack\", \"children\": [{\"kind\": \"repeat\", \"template\": \"t0\", \"count\": 100}]}",
+      extra: "\"templates\": {\(templates.joined(separator: ", "))},")
+    let error = failure(document)
+    #expect(error?.path == "root.children[0].count")
+    #expect(error?.reason.contains("more than a billion") == true)
   }
 
   @Test func missingFileIsAnError() {

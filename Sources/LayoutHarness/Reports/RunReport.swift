@@ -150,10 +150,14 @@ public struct SceneIdentity: Codable, Hashable, Sendable {
   public var sized: Bool
 
   public init(_ file: SceneFile) {
-    name = file.name
-    hash = file.hash
-    self.file = file.file
-    sized = file.defaultSize != nil
+    self.init(name: file.name, hash: file.hash, file: file.file, sized: file.defaultSize != nil)
+  }
+
+  public init(name: String, hash: String, file: String, sized: Bool) {
+    self.name = name
+    self.hash = hash
+    self.file = file
+    self.sized = sized
   }
 }
 

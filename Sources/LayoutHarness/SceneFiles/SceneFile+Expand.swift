@@ -46,6 +46,8 @@ struct SceneExpander {
   private var records: [Record] = []
   /// Templates being expanded, outermost first (a template inside itself is a cycle).
   var active: [String] = []
+  /// Views per instance of each template counted so far.
+  private var templateViews: [String: Int] = [:]
 
   init(file: SceneFile, size: Int?, firstID: Int) {
     self.file = file
@@ -152,9 +154,62 @@ struct SceneExpander {
     } else {
       count = try countField.integer(in: 0...1_000_000)
     }
+    // Counted before anything is built: templates of repeats multiply, and a few lines
+    // of JSON must not allocate millions of views before the limit is noticed.
+    var counting: Set<String> = []
+    let views = Self.saturating(count, viewCount(of: template, visiting: &counting))
+    if records.count + views > SceneFile.maximumViews {
+      throw JSONProblem(
+        countField.path,
+        "the repeat expands to \(views >= Self.huge ? "more than a billion" : String(views)) "
+          + "views, beyond the \(SceneFile.maximumViews) a scene may have")
+    }
     active.append(template)
     for _ in 0..<count { try node(body, parent: parent) }
     active.removeLast()
+  }
+
+  private static let huge = 1_000_000_000
+
+  /// `a * b`, capped at a billion (no overflow, however the repeats nest).
+  private static func saturating(_ a: Int, _ b: Int) -> Int {
+    guard a > 0, b > 0 else { return 0 }
+    return a > huge / b ? huge : min(a * b, huge)
+  }
+
+  /// The views one instance of `template` expands to, counted from the JSON alone
+  /// (malformed parts count as nothing: expanding them reports them); cycles count 0.
+  private mutating func viewCount(of template: String, visiting: inout Set<String>) -> Int {
+    if let known = templateViews[template] { return known }
+    guard let body = file.templates[template], visiting.insert(template).inserted else {
+      return 0
+    }
+    let count = viewCount(of: body.value, visiting: &visiting)
+    visiting.remove(template)
+    templateViews[template] = count
+    return count
+  }
+
+  private mutating func viewCount(of value: JSONValue, visiting: inout Set<String>) -> Int {
+    guard case .string(let kind)? = value["kind"] else { return 0 }
+    if kind == "repeat" {
+      guard case .string(let template)? = value["template"] else { return 0 }
+      let count: Int
+      switch value["count"] {
+      case .number(let n)? where n.isFinite && n >= 0:
+        count = n >= Double(Self.huge) ? Self.huge : Int(n)
+      case .string("size")?: count = size ?? 0
+      default: count = 0
+      }
+      return Self.saturating(count, viewCount(of: template, visiting: &visiting))
+    }
+    var total = 1
+    if case .array(let children)? = value["children"] {
+      for child in children {
+        total = min(total + viewCount(of: child, visiting: &visiting), Self.huge)
+      }
+    }
+    return total
   }
 
   // MARK: - Values
