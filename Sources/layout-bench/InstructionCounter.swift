@@ -64,7 +64,19 @@ struct InstructionCounter {
     let log = directory.appendingPathComponent("valgrind.log")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: valgrind)
-    // A scene file's result runs its file again (its seed and ticks are the file's).
+    // A scene file's result runs its file again (its seed and ticks are the file's), if
+    // the file is still the one measured.
+    if let scene = result.scene {
+      let file: SceneFile
+      do { file = try SceneFile.load(path: scene.file) } catch {
+        throw CommandFailure("counting instructions of \(result.key): \(error.description)")
+      }
+      guard file.hash == scene.hash else {
+        throw CommandFailure(
+          "counting instructions of \(result.key): \(scene.file) changed since it was measured "
+            + "(hash \(scene.hash), now \(file.hash))")
+      }
+    }
     let scenario =
       result.scene.map { scene in
         ["--scene", scene.file] + (scene.sized ? ["--size", "\(result.size)"] : [])

@@ -90,8 +90,12 @@ struct ScenarioOptions: ParsableArguments {
   @Option(help: "Display refresh rate for the frame budget, 30 to 240 (e.g. 60, 90, 120, 144).")
   var hz: Int = 60
 
-  @Option(help: "Seed of the scene and mutation generators.")
-  var seed: UInt64 = 1
+  @Option(
+    name: .customLong("seed"),
+    help: "Seed of the scene and mutation generators (default 1; a scene file has its own).")
+  var seedOption: UInt64?
+
+  var seed: UInt64 { seedOption ?? 1 }
 
   @Option(
     help: """
@@ -148,10 +152,12 @@ struct ScenarioOptions: ParsableArguments {
   }
 
   func validate() throws {
-    if scene != nil, preset != nil || shape != nil || mutation != nil || perTick != 1 {
+    if scene != nil,
+      preset != nil || shape != nil || mutation != nil || perTick != 1 || seedOption != nil
+    {
       throw ValidationError(
-        "Please give either --scene or --shape/--preset/--mutation/--per-tick, not both (a "
-          + "scene file has its own tree and ticks).")
+        "Please give either --scene or --shape/--preset/--mutation/--per-tick/--seed, not "
+          + "both (a scene file has its own tree, ticks and seed).")
     }
     if shape == .scene || mutation == .scripted {
       throw ValidationError(

@@ -66,7 +66,10 @@ struct SceneCommand: ParsableCommand {
           "\(scenario) has about \(scenario.estimatedViews) views: export up to 200000 (a "
             + "scene file that size is tens of megabytes)")
       }
-      let document = SceneFile.exporting(scenario)
+      let document: JSONValue
+      do { document = try SceneFile.exporting(scenario) } catch {
+        throw CommandFailure(error.description)
+      }
       // Read back before writing: a file this command writes must be one `run` accepts.
       do { _ = try SceneFile.parse(Array(document.prettyText.utf8), file: output) } catch {
         throw CommandFailure("\(scenario) cannot be written as a scene file: \(error.reason)")

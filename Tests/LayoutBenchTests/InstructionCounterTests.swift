@@ -53,16 +53,27 @@ import Testing
         #expect(first.contains(piece), "\(first)")
       }
       #expect(calls[1].contains("--ticks 20"))
-      // A scene file's result runs its file again (its size only when it has one).
+      // A scene file's result runs its file again (its size only when it has one), and
+      // only while the file is the one measured.
+      let path = directory.appendingPathComponent("chat.json").path
+      let chat = """
+        {"format": "layout-bench-scene", "version": 1, "name": "chat", "size": 3,
+         "templates": {"m": {"kind": "label", "text": "hi"}},
+         "root": {"kind": "list", "children": [
+           {"kind": "repeat", "template": "m", "count": "size"}]}}
+        """
+      try chat.write(toFile: path, atomically: true, encoding: .utf8)
       var scene = Self.result
       scene.shape = .scene
       scene.mutation = .scripted
-      scene.scene = SceneIdentity(
-        name: "chat", hash: "0123", file: "screens/chat.json", sized: true)
+      scene.scene = SceneIdentity(try SceneFile.load(path: path))
       _ = try counter.perTick(scene)
       let third = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")[2]
-      #expect(third.contains("run --scene screens/chat.json --size 50 --strategy bottom-up"))
+      #expect(third.contains("run --scene \(path) --size 50 --strategy bottom-up"))
       #expect(!third.contains("--shape") && !third.contains("--mutation"))
+      try chat.replacingOccurrences(of: "hi", with: "hello").write(
+        toFile: path, atomically: true, encoding: .utf8)
+      #expect(throws: (any Error).self) { try counter.perTick(scene) }
     }
   }
 

@@ -1,6 +1,7 @@
 import BenchSupport
 import Foundation
 import LayoutHarness
+import LayoutModel
 import Testing
 
 /// A minimal valid document around `root` (a view object) and optional extra members.
@@ -172,7 +173,7 @@ struct SceneFileErrorTests {
       sceneDocument(
         root: "{\"kind\": \"list\", \"children\": [{\"kind\": \"label\", \"text\": \"x\"}]}",
         extra:
-          "\"ticks\": {\"steps\": [{\"kind\": \"insert\", \"into\": \"list1\", \"template\": \"t\"}]},"
+          "\"ticks\": {\"steps\": [{\"kind\": \"insert\", \"into\": \"list\", \"template\": \"t\"}]},"
       ), "ticks.steps[0].template", "no template \"t\""
     ),
   ]
@@ -198,15 +199,18 @@ struct SceneFileErrorTests {
   /// Nesting: as deep as the reader allows parses and runs; deeper is an error, not a
   /// crash of the stack.
   @Test func deepNestingReadsUpToTheLimitAndNoFurther() throws {
-    // 250 nested stacks are 501 JSON levels (a view and its children array each).
+    // 249 nested stacks and a label are 250 levels of views, 500 of JSON (a view and its
+    // children array each).
     var root = "{\"kind\": \"label\", \"text\": \"leaf\"}"
-    for _ in 0..<250 { root = "{\"kind\": \"stack\", \"spacing\": 1, \"children\": [\(root)]}" }
+    for _ in 0..<249 { root = "{\"kind\": \"stack\", \"spacing\": 1, \"children\": [\(root)]}" }
     let file = try parseScene(sceneDocument(root: root))
-    #expect(file.viewCount(size: nil) == 251)
+    #expect(file.viewCount(size: nil) == 250)
+    let deeper = sceneDocument(root: "{\"kind\": \"stack\", \"children\": [\(root)]}")
+    #expect(failure(deeper)?.reason.contains("nested deeper than 250 levels") == true)
     _ = try quickRun(try Scenario(file: file), strategies: StrategyKind.allCases, ticks: 2)
-    var deeper = "0"
-    for _ in 0..<100_000 { deeper = "[" + deeper + "]" }
-    let error = failure(sceneDocument(root: deeper))
+    var brackets = "0"
+    for _ in 0..<100_000 { brackets = "[" + brackets + "]" }
+    let error = failure(sceneDocument(root: brackets))
     #expect(
       error?.reason.contains("nested deeper than 512 levels") == true,
       "\(String(describing: error))")
@@ -252,11 +256,14 @@ struct SceneFileFuzzTests {
     let sources = try ExampleScenes.all.map {
       Array(try String(contentsOfFile: ExampleScenes.path($0), encoding: .utf8).utf8)
     }
-    var rng = SplitMix64(seed: 2026)
+    let seed = ProcessInfo.processInfo.environment["SCENE_FUZZ_SEED"].flatMap(UInt64.init) ?? 2026
+    var rng = SplitMix64(seed: seed)
     let replacements: [String] = [
       "1e999", "-1e999", "-0", "null", "true", "\"\"", "[]", "{}", "\"size\"", "1000001",
       "0.5", "\"\\u0000\"", "\"avatar.width\"", "\"self.top\"", "99999999999999999999",
       "{\"kind\": \"repeat\", \"template\": \"message\", \"count\": 1000000}", "\"message\"",
+      "{\"kind\": \"repeat\", \"template\": \"row\", \"count\": 0}", "\"repeat\"", "\"view\"",
+      "-5", "1", "2", "\"superview.width\"", "\"body\"", "\"thread\"",
     ]
     var accepted = 0
     var refused = 0
@@ -285,21 +292,31 @@ struct SceneFileFuzzTests {
       do {
         let file = try SceneFile.parse(bytes, file: "fuzz\(n).json")
         accepted += 1
-        // What still reads must run: a few ticks under coalesced layout, no crash.
+        // What still reads must run: a few ticks under every strategy that can lay it
+        // out, at its size and (when it has one) another, no crash; an error names why.
         guard file.viewCount(size: nil) < 3_000 else { continue }
-        let scenario = try Scenario(file: file)
-        do {
-          _ = try quickRun(scenario, strategies: [.coalesced], ticks: 2)
-        } catch let error as RunError {
-          #expect(!error.description.isEmpty)
+        var sizes: [Int?] = [nil]
+        if let size = file.defaultSize { sizes.append(size == 1 ? 2 : size / 2) }
+        for size in sizes {
+          let scenario: Scenario
+          do { scenario = try Scenario(file: file, size: size) } catch { continue }
+          let strategies = StrategyKind.allCases.filter {
+            $0 != .bottomUp || file.frameLayoutProblem == nil
+          }
+          do {
+            _ = try quickRun(scenario, strategies: strategies, ticks: 3)
+          } catch let error as RunError {
+            #expect(!error.description.isEmpty)
+          }
         }
       } catch let error as SceneFileError {
         refused += 1
         #expect(error.file == "fuzz\(n).json")
         #expect(!error.path.isEmpty && !error.reason.isEmpty, "\(error)")
         #expect(
-          error.path == "$" || error.path.hasPrefix("line ") || error.path.first!.isLetter
-            || error.path.hasPrefix("$["), "\(error)")
+          error.path == "$" || error.path.hasPrefix("line ") || error.path.hasPrefix("$[")
+            || error.path.first!.isLetter || error.path.first!.isNumber
+            || error.path.first == "_", "\(error)")
       }
     }
     #expect(accepted + refused >= Self.cases * 9 / 10)
@@ -346,5 +363,186 @@ struct SceneFileFuzzTests {
       }
     }
     return result
+  }
+}
+
+/// Files that read but could not run: each is refused when read (or at the size that breaks
+/// it) with its path, instead of crashing, hanging or disagreeing in the middle of a run.
+@Suite("scene files: refused before the run")
+struct SceneFileRunnabilityTests {
+  func failure(_ text: String) -> SceneFileError? {
+    do {
+      _ = try parseScene(text, file: "screen.json")
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// A template with constraints inserted every tick: its names resolve the same in every
+  /// instance (default names do not depend on ids), and bottom-up is refused because of it.
+  @Test func insertedTemplatesWithConstraintsRunAndRefuseBottomUp() throws {
+    let text = sceneDocument(
+      root: "{\"kind\": \"list\", \"name\": \"feed\", \"children\": []}",
+      extra: """
+        "templates": {"card": {"kind": "view", "children": [
+          {"kind": "label", "name": "label10", "text": "a"}, {"kind": "label", "text": "b"}],
+          "constraints": [{"first": "label10.leading", "second": "self.leading"},
+                          {"first": "label10.top", "second": "self.top"},
+                          {"first": "self.height", "constant": 40},
+                          {"first": "label10.trailing", "relation": "<=", "second": "self.trailing"}]}},
+        "ticks": {"steps": [{"kind": "insert", "into": "feed", "template": "card"}]},
+        """)
+    let file = try parseScene(text)
+    #expect(file.frameLayoutProblem?.contains("inserted by ticks.steps[0]") == true)
+    let results = try quickRun(
+      try Scenario(file: file), strategies: [.coalesced, .eager], ticks: 12)
+    #expect(results.count == 2)
+    #expect(throws: RunError.self) {
+      _ = try quickRun(try Scenario(file: file), strategies: [.bottomUp])
+    }
+  }
+
+  @Test func templateChainsDeeperThanTheLimitAreRefused() {
+    func nest(_ inner: String, _ levels: Int) -> String {
+      var view = inner
+      for _ in 0..<levels { view = "{\"kind\": \"stack\", \"children\": [\(view)]}" }
+      return view
+    }
+    let text = sceneDocument(
+      root: nest("{\"kind\": \"repeat\", \"template\": \"t\", \"count\": 1}", 200),
+      extra: "\"templates\": {\"t\": \(nest("{\"kind\": \"label\", \"text\": \"x\"}", 100))},")
+    let error = failure(text)
+    #expect(
+      error?.reason.contains("nested deeper than 250 levels") == true,
+      "\(String(describing: error))")
+  }
+
+  @Test func aTemplateIsOneView() {
+    let text = sceneDocument(
+      root:
+        "{\"kind\": \"list\", \"children\": [{\"kind\": \"repeat\", \"template\": \"a\", \"count\": 1000000}]}",
+      extra:
+        "\"templates\": {\"a\": {\"kind\": \"repeat\", \"template\": \"b\", \"count\": 0}, \"b\": {\"kind\": \"label\", \"text\": \"x\"}},"
+    )
+    let error = failure(text)
+    #expect(error?.path == "templates.a.kind")
+    #expect(error?.reason.contains("a template is one view") == true)
+  }
+
+  @Test func constraintsCountAgainstTheirOwnLimit() {
+    let constraints = Array(
+      repeating: "{\"first\": \"self.width\", \"relation\": \">=\", \"constant\": 1}", count: 1000
+    ).joined(separator: ", ")
+    let text = sceneDocument(
+      root:
+        "{\"kind\": \"list\", \"children\": [{\"kind\": \"repeat\", \"template\": \"a\", \"count\": 10000}]}",
+      extra: "\"templates\": {\"a\": {\"kind\": \"view\", \"constraints\": [\(constraints)]}},")
+    let error = failure(text)
+    #expect(error?.path == "root.children[0].count")
+    #expect(
+      error?.reason.contains("10000000 declared constraints") == true,
+      "\(String(describing: error))")
+  }
+
+  @Test func sizesOutOfRangeAreErrors() throws {
+    let file = try SceneFile.load(path: ExampleScenes.path("chat-thread.json"))
+    for size in [-5, 0, 1_000_001, 400_000] {
+      #expect(throws: SceneFileError.self) { try Scenario(file: file, size: size) }
+    }
+  }
+
+  @Test func aWindowNarrowerThanTheSceneNeedsIsRefused() {
+    let text = sceneDocument(
+      root:
+        "{\"kind\": \"stack\", \"insets\": 20, \"children\": [{\"kind\": \"label\", \"text\": \"x\"}]}",
+      extra:
+        "\"ticks\": {\"steps\": [{\"kind\": \"resize\", \"sizes\": [{\"width\": 390, \"height\": 844}, {\"width\": 39, \"height\": 844}]}]},"
+    )
+    let error = failure(text)
+    #expect(error?.path == "ticks.steps[0].sizes[1].width")
+    #expect(error?.reason.contains("narrower than the scene needs (40") == true)
+  }
+
+  @Test func aConstantThatBreaksARequiredConstraintIsNamedWhenRead() {
+    let text = sceneDocument(
+      root: """
+        {"kind": "view", "children": [{"kind": "label", "name": "a", "text": "x"}],
+         "constraints": [{"first": "a.width", "relation": "<=", "constant": 100},
+                         {"first": "a.width", "constant": 50, "id": "w"}]}
+        """,
+      extra:
+        "\"ticks\": {\"steps\": [{\"kind\": \"constant\", \"constraint\": \"w\", \"values\": [50, 60, 150]}]},"
+    )
+    let error = failure(text)
+    #expect(error?.path == "root.constraints[1]" || error?.path == "root.constraints[0]")
+    #expect(
+      error?.reason.contains("at tick 2, after ticks.steps[0]") == true,
+      "\(String(describing: error))")
+  }
+
+  @Test func aBuiltInWorkloadMustFitTheScene() {
+    let text = sceneDocument(
+      root:
+        "{\"kind\": \"stack\", \"children\": [{\"kind\": \"image\", \"width\": 1, \"height\": 1}]}",
+      extra: "\"ticks\": {\"builtin\": \"scroll\", \"size\": 3},")
+    let accepted = failure(text) == nil  // nothing to scroll: no mutations, nothing wrong
+    #expect(accepted)
+    let constrained = sceneDocument(
+      root:
+        "{\"kind\": \"view\", \"children\": [{\"kind\": \"label\", \"name\": \"a\", \"text\": \"x\"}], \"constraints\": [{\"first\": \"a.top\", \"second\": \"self.top\"}]}",
+      extra: "\"ticks\": {\"builtin\": \"removal\", \"size\": 3},")
+    #expect(failure(constrained)?.path == "ticks.builtin")
+  }
+
+  /// A container inside a sized repeat is one at the default size and several at another:
+  /// the steps are checked again at the size that runs.
+  @Test func stepsAreCheckedAtTheSizeThatRuns() throws {
+    let text = sceneDocument(
+      root:
+        "{\"kind\": \"stack\", \"children\": [{\"kind\": \"repeat\", \"template\": \"box\", \"count\": \"size\"}]}",
+      extra: """
+        "size": 1,
+        "templates": {"box": {"kind": "stack", "name": "box", "children": [], "spacing": 1},
+                      "item": {"kind": "label", "text": "x"}},
+        "ticks": {"steps": [{"kind": "insert", "into": "box", "template": "item"},
+                            {"kind": "remove", "from": "box", "at": "start"}]},
+        """)
+    let file = try parseScene(text)
+    _ = try quickRun(try Scenario(file: file), strategies: StrategyKind.allCases)
+    #expect(throws: RunError.self) { try Scenario(file: file, size: 3).makeWorkload() }
+  }
+
+  @Test func jsonEscapesAreStrictAndAByteOrderMarkIsSkipped() throws {
+    let plus = sceneDocument(root: "{\"kind\": \"label\", \"text\": \"\\u+041\"}")
+    #expect(failure(plus)?.reason.contains("four hexadecimal digits") == true)
+    let bom =
+      [UInt8]([0xEF, 0xBB, 0xBF])
+      + Array(sceneDocument(root: "{\"kind\": \"label\", \"text\": \"x\"}").utf8)
+    #expect(throws: Never.self) { _ = try SceneFile.parse(bom, file: "bom.json") }
+    #expect(JSONValue.string("e\u{301}") != JSONValue.string("\u{e9}"))
+  }
+
+  /// Names are how a file refers to views: a Swift scene whose names would reach other
+  /// views when read back is refused.
+  @Test func aSwiftSceneWhoseNamesWouldMoveIsRefused() {
+    let inner = Scene.Node(id: 4, name: "a", content: .label(text: "y", style: .body))
+    let d = Scene.Node(
+      id: 3, name: "d", content: .view(children: [inner]),
+      constraints: [.init(first: 3, .width, .equal, second: 2, .width, identifier: "k")])
+    let x = Scene.Node(id: 2, name: "a", content: .label(text: "x", style: .body))
+    let root = Scene.Node(id: 1, name: "root", content: .view(children: [x, d]))
+    #expect(throws: SceneFileError.self) {
+      try SceneFile(
+        name: "moved", scene: Scene(windowSize: Size(width: 390, height: 844), root: root),
+        workload: .scripted(seed: 1, steps: []))
+    }
+  }
+
+  @Test func measuringOnlyBottomUpOnAConstrainedSceneIsAnError() throws {
+    let file = try SceneFile.load(path: ExampleScenes.path("profile-card.json"))
+    #expect(throws: RunError.self) {
+      _ = try file.measure(settings: RunSettings(strategies: [.bottomUp], ticks: 2))
+    }
   }
 }

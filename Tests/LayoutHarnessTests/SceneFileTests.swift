@@ -55,7 +55,7 @@ struct SceneExportRoundTripTests {
     let size = Self.cases.first { $0.0 == shape }!.1
     for mutation in MutationKind.builtIn where Scenario.supports(shape, mutation) {
       let builtIn = Scenario(shape: shape, size: size, mutation: mutation, perTick: 2, seed: 5)
-      let text = SceneFile.exporting(builtIn).prettyText
+      let text = try SceneFile.exporting(builtIn).prettyText
       let file = try parseScene(text, file: "\(shape).json")
       let fromFile = try Scenario(file: file)
       #expect(fromFile.description == "\(shape)\(size)/\(mutation)x2")
@@ -88,7 +88,7 @@ struct SceneExportRoundTripTests {
   /// order and spacing do not change it, a value does.
   @Test func hashIgnoresLayoutButNotValues() throws {
     let scenario = Scenario(shape: .feed, size: 2, mutation: .text)
-    let document = SceneFile.exporting(scenario)
+    let document = try SceneFile.exporting(scenario)
     let pretty = try parseScene(document.prettyText)
     let compact = try parseScene(document.canonicalText)
     #expect(pretty.hash == compact.hash)

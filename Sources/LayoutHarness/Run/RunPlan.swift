@@ -184,7 +184,21 @@ public struct RunPlan: Sendable {
         if let known = files[identity.file] {
           file = known
         } else {
-          file = try SceneFile.load(path: identity.file)
+          if identity.file == SceneFile.builtInSwift(identity.name) {
+            throw SceneFileError(
+              file: identity.file, path: "$",
+              reason: "the scene was built in Swift, not read from a file, so it cannot be "
+                + "run again here: compare two report files")
+          }
+          do throws(SceneFileError) { file = try SceneFile.load(path: identity.file) } catch {
+            var reason = error.reason
+            if error.reason == "no such file", !identity.file.hasPrefix("/") {
+              reason +=
+                " (the report recorded a relative path: run compare from the "
+                + "directory it was made in)"
+            }
+            throw SceneFileError(file: error.file, path: error.path, reason: reason)
+          }
           files[identity.file] = file
         }
         guard file.hash == identity.hash else {

@@ -181,7 +181,9 @@ public struct ScenarioRunner {
     }
     var (scene, workload) = try scenario.makeWorkload()
     // A scene that frame layout cannot lay out runs without bottom-up (the plan says so).
-    if settings.strategies.contains(.bottomUp), let problem = scene.frameLayoutProblem {
+    if settings.strategies.contains(.bottomUp),
+      let problem = scenario.file?.frameLayoutProblem ?? scene.frameLayoutProblem
+    {
       throw .invalidScenario(scenario, "bottom-up cannot run it: " + problem)
     }
     var lanes: [Lane] = []
@@ -194,7 +196,7 @@ public struct ScenarioRunner {
     // A lone solver strategy is checked against a bottom-up tree that is not measured.
     var reference: (LayoutStrategy)?
     if settings.verifyFrames, lanes.count == 1, settings.strategies[0] != .bottomUp,
-      scene.frameLayoutProblem == nil
+      (scenario.file?.frameLayoutProblem ?? scene.frameLayoutProblem) == nil
     {
       reference = try? LayoutStrategy(.bottomUp, scene: scene)
     }
@@ -218,6 +220,7 @@ public struct ScenarioRunner {
         for i in lanes.indices { lanes[i].countersStart = lanes[i].strategy.window.counters }
       }
       let mutations = workload.next()
+      if let failure = workload.failure { throw .invalidScenario(scenario, failure) }
       for i in lanes.indices {
         try measureTick(
           &lanes[i], mutations, record: warm, tick: t, scenario: scenario, calibration)

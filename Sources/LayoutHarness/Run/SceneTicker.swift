@@ -25,7 +25,9 @@ public final class SceneTicker {
   public init(scenario: Scenario, strategy kind: StrategyKind = .coalesced) throws(RunError) {
     self.scenario = scenario
     let (scene, workload) = try scenario.makeWorkload()
-    if kind == .bottomUp, let problem = scene.frameLayoutProblem {
+    if kind == .bottomUp,
+      let problem = scenario.file?.frameLayoutProblem ?? scene.frameLayoutProblem
+    {
       throw .invalidScenario(scenario, "bottom-up cannot run it: " + problem)
     }
     do throws(LayoutError) { strategy = try LayoutStrategy(kind, scene: scene) } catch {
@@ -41,6 +43,7 @@ public final class SceneTicker {
   /// then applied and laid out in one run-loop tick.
   public func tick() throws(RunError) {
     let mutations = workload.next()
+    if let failure = workload.failure { throw .invalidScenario(scenario, failure) }
     do throws(HandlerError) { try strategy.tick(mutations) } catch {
       throw .handler(scenario: scenario, strategy: strategy.kind, tick: ticks + 1, error)
     }
@@ -64,11 +67,14 @@ extension SceneFile {
   ) throws -> RunReport {
     var settings = settings
     var environment = environment
+    let scenario = try Scenario(file: self, size: size)
     if let problem = frameLayoutProblem, settings.strategies.contains(.bottomUp) {
       settings.strategies.removeAll { $0 == .bottomUp }
       environment["notes"] = "\(name): bottom-up left out: \(problem)"
+      if settings.strategies.isEmpty {
+        throw RunError.invalidScenario(scenario, "bottom-up cannot run it: " + problem)
+      }
     }
-    let scenario = try Scenario(file: self, size: size)
     let plan = RunPlan(entries: [.init(scenario: scenario, settings: settings)], hz: settings.hz)
     return try plan.measure(probe: probe, environment: environment).report
   }

@@ -45,6 +45,11 @@ public struct SizeSweep: Sendable {
       return "\(file.name) has no size to sweep: give it a top-level \"size\" and a repeat "
         + "with \"count\": \"size\""
     }
+    if let file {
+      for size in sizes {
+        if let problem = file.sizeProblem(size) { return "\(file.name): \(problem)" }
+      }
+    }
     for shape in shapes {
       for size in sizes {
         let scenario = self.scenario(shape, size)

@@ -10,17 +10,11 @@ public enum JSONValue: Hashable, Sendable {
   case array([JSONValue])
   case object([(key: String, value: JSONValue)])
 
+  /// Equal when their canonical texts are: scalar by scalar, as the hash is taken (Swift's
+  /// `String ==` would call canonically equivalent spellings of a text equal, and equal
+  /// values must hash alike).
   public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-    switch (lhs, rhs) {
-    case (.null, .null): true
-    case (.bool(let a), .bool(let b)): a == b
-    case (.number(let a), .number(let b)): a == b
-    case (.string(let a), .string(let b)): a == b
-    case (.array(let a), .array(let b)): a == b
-    case (.object(let a), .object(let b)):
-      a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-    default: false
-    }
+    lhs.canonicalText.unicodeScalars.elementsEqual(rhs.canonicalText.unicodeScalars)
   }
 
   public func hash(into hasher: inout Hasher) { hasher.combine(canonicalText) }
@@ -119,6 +113,8 @@ extension JSONValue {
   /// - Throws: ``JSONSyntaxError`` naming the line and column of the first problem.
   public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
     var parser = JSONParser(bytes: bytes)
+    // A UTF-8 byte-order mark, as some editors write, is not part of the document.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 }
     parser.skipSpace()
     let value = try parser.value(depth: 0)
     parser.skipSpace()
@@ -320,9 +316,18 @@ private struct JSONParser {
   }
 
   mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
-    guard position + 4 <= bytes.count,
-      let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
-    else { throw error("\\u needs four hexadecimal digits") }
+    guard position + 4 <= bytes.count else { throw error("\\u needs four hexadecimal digits") }
+    var code: UInt32 = 0
+    for byte in bytes[position..<position + 4] {
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: throw error("\\u needs four hexadecimal digits")
+      }
+      code = code << 4 | UInt32(digit)
+    }
     position += 4
     return code
   }

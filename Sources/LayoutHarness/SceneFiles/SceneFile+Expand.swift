@@ -4,7 +4,7 @@ extension SceneFile {
   /// The scene at `size`, ids from 1 in document order.
   func expand(size: Int?) throws(JSONProblem) -> Scene {
     var expander = SceneExpander(file: self, size: size, firstID: 1)
-    try expander.node(root, parent: -1)
+    try expander.node(root, parent: -1, depth: 1)
     return Scene(windowSize: windowSize, root: try expander.assemble(superview: nil))
   }
 
@@ -18,8 +18,16 @@ extension SceneFile {
     }
     var expander = SceneExpander(file: self, size: size, firstID: firstID)
     expander.active = [template]
-    try expander.node(field, parent: -1)
+    try expander.node(field, parent: -1, depth: 1)
     return try expander.assemble(superview: superview)
+  }
+
+  /// The views and declared constraints the scene has at `size`, counted from the JSON
+  /// without building anything (capped at a billion).
+  func weight(size: Int?) -> SceneExpander.Weight {
+    var expander = SceneExpander(file: self, size: size ?? defaultSize, firstID: 1)
+    var visiting: Set<String> = []
+    return expander.weight(of: root.value, visiting: &visiting)
   }
 
   /// The template names, for messages.
@@ -46,8 +54,10 @@ struct SceneExpander {
   private var records: [Record] = []
   /// Templates being expanded, outermost first (a template inside itself is a cycle).
   var active: [String] = []
-  /// Views per instance of each template counted so far.
-  private var templateViews: [String: Int] = [:]
+  /// Views and constraints per instance of each template counted so far.
+  private var templateWeights: [String: Weight] = [:]
+  /// Constraints declared by the records so far.
+  private var constraintCount = 0
 
   init(file: SceneFile, size: Int?, firstID: Int) {
     self.file = file
@@ -57,8 +67,9 @@ struct SceneExpander {
 
   private static let common = ["kind", "name", "constraints", "hugging", "compression"]
 
-  /// Appends the records of one node object (a `repeat` only inside `children`).
-  mutating func node(_ field: JSONField, parent: Int) throws(JSONProblem) {
+  /// Appends the records of one node object (a `repeat` only inside `children`), `depth`
+  /// levels below the window.
+  mutating func node(_ field: JSONField, parent: Int, depth: Int) throws(JSONProblem) {
     guard case .object = field.value else {
       throw JSONProblem(field.path, "expected a view object, found \(field.value.kind)")
     }
@@ -68,8 +79,13 @@ struct SceneExpander {
       guard parent >= 0 else {
         throw JSONProblem(kindField.path, "the root is one view: repeat views inside it")
       }
-      try repeatTemplate(field, parent: parent)
+      try repeatTemplate(field, parent: parent, depth: depth)
       return
+    }
+    // Expansion recurses once per level: the limit keeps it well inside a thread's stack.
+    guard depth <= SceneFile.maximumDepth else {
+      throw JSONProblem(
+        field.path, "the view tree is nested deeper than \(SceneFile.maximumDepth) levels")
     }
     var keys = Self.common
     switch kind {
@@ -84,7 +100,9 @@ struct SceneExpander {
     }
     let id = nextID
     nextID += 1
-    let name = try object["name"]?.string() ?? "\(kind)\(id)"
+    // A default name that does not depend on the id: an instance a tick inserts later
+    // (with other ids) must resolve its constraints' names exactly as when it was checked.
+    let name = try object["name"]?.string() ?? kind
     let content: Scene.Content
     switch kind {
     case "label":
@@ -110,13 +128,20 @@ struct SceneExpander {
     default: content = .view(children: [])
     }
     let index = records.count
+    let constraints = try object["constraints"]?.array(maximum: 10_000) ?? []
+    constraintCount += constraints.count
+    guard constraintCount <= SceneFile.maximumConstraints else {
+      throw JSONProblem(
+        field.path,
+        "the scene expands beyond \(SceneFile.maximumConstraints) declared constraints")
+    }
     records.append(
       Record(
         id: id, name: name, content: content, parent: parent, end: index + 1,
         priorities: try Self.priorities(object["hugging"], object["compression"]),
-        constraints: try object["constraints"]?.array(maximum: 10_000) ?? []))
+        constraints: constraints))
     if let children = object["children"] {
-      for child in try children.array() { try node(child, parent: index) }
+      for child in try children.array() { try node(child, parent: index, depth: depth + 1) }
     }
     records[index].end = records.count
   }
@@ -126,7 +151,9 @@ struct SceneExpander {
     "template", "count",
   ]
 
-  private mutating func repeatTemplate(_ field: JSONField, parent: Int) throws(JSONProblem) {
+  private mutating func repeatTemplate(_ field: JSONField, parent: Int, depth: Int)
+    throws(JSONProblem)
+  {
     let object = try field.object(allowed: ["kind", "template", "count"])
     let templateField = try object.require("template")
     let template = try templateField.string()
@@ -136,6 +163,10 @@ struct SceneExpander {
         templateField.path,
         "no template \"\(template)\""
           + (known.isEmpty ? " (the file has none)" : " (known: \(known))"))
+    }
+    if case .string("repeat")? = body.value["kind"] {
+      throw JSONProblem(
+        body.path.member("kind"), "a template is one view: put the repeat inside its children")
     }
     if active.contains(template) {
       throw JSONProblem(
@@ -157,17 +188,27 @@ struct SceneExpander {
     // Counted before anything is built: templates of repeats multiply, and a few lines
     // of JSON must not allocate millions of views before the limit is noticed.
     var counting: Set<String> = []
-    let views = Self.saturating(count, viewCount(of: template, visiting: &counting))
+    let one = weight(of: template, visiting: &counting)
+    let views = Self.saturating(count, one.views)
+    let constraints = Self.saturating(count, one.constraints)
     if records.count + views > SceneFile.maximumViews {
       throw JSONProblem(
         countField.path,
-        "the repeat expands to \(views >= Self.huge ? "more than a billion" : String(views)) "
-          + "views, beyond the \(SceneFile.maximumViews) a scene may have")
+        "the repeat expands to \(Self.amount(views)) views, beyond the "
+          + "\(SceneFile.maximumViews) a scene may have")
+    }
+    if constraintCount + constraints > SceneFile.maximumConstraints {
+      throw JSONProblem(
+        countField.path,
+        "the repeat expands to \(Self.amount(constraints)) declared constraints, beyond the "
+          + "\(SceneFile.maximumConstraints) a scene may have")
     }
     active.append(template)
-    for _ in 0..<count { try node(body, parent: parent) }
+    for _ in 0..<count { try node(body, parent: parent, depth: depth) }
     active.removeLast()
   }
+
+  private static func amount(_ n: Int) -> String { n >= huge ? "more than a billion" : "\(n)" }
 
   private static let huge = 1_000_000_000
 
@@ -177,23 +218,25 @@ struct SceneExpander {
     return a > huge / b ? huge : min(a * b, huge)
   }
 
-  /// The views one instance of `template` expands to, counted from the JSON alone
-  /// (malformed parts count as nothing: expanding them reports them); cycles count 0.
-  private mutating func viewCount(of template: String, visiting: inout Set<String>) -> Int {
-    if let known = templateViews[template] { return known }
+  /// The views and declared constraints one instance of `template` expands to, counted
+  /// from the JSON alone (malformed parts count as nothing: expanding them reports them;
+  /// a cycle counts nothing, and is reported when expanded).
+  private mutating func weight(of template: String, visiting: inout Set<String>) -> Weight {
+    if let known = templateWeights[template] { return known }
     guard let body = file.templates[template], visiting.insert(template).inserted else {
-      return 0
+      return Weight()
     }
-    let count = viewCount(of: body.value, visiting: &visiting)
+    let weight = weight(of: body.value, visiting: &visiting)
     visiting.remove(template)
-    templateViews[template] = count
-    return count
+    templateWeights[template] = weight
+    return weight
   }
 
-  private mutating func viewCount(of value: JSONValue, visiting: inout Set<String>) -> Int {
-    guard case .string(let kind)? = value["kind"] else { return 0 }
+  /// The views and constraints `value` (a view or a repeat) expands to, capped at a billion.
+  mutating func weight(of value: JSONValue, visiting: inout Set<String>) -> Weight {
+    guard case .string(let kind)? = value["kind"] else { return Weight() }
     if kind == "repeat" {
-      guard case .string(let template)? = value["template"] else { return 0 }
+      guard case .string(let template)? = value["template"] else { return Weight() }
       let count: Int
       switch value["count"] {
       case .number(let n)? where n.isFinite && n >= 0:
@@ -201,15 +244,28 @@ struct SceneExpander {
       case .string("size")?: count = size ?? 0
       default: count = 0
       }
-      return Self.saturating(count, viewCount(of: template, visiting: &visiting))
+      let one = weight(of: template, visiting: &visiting)
+      return Weight(
+        views: Self.saturating(count, one.views),
+        constraints: Self.saturating(count, one.constraints))
     }
-    var total = 1
+    var total = Weight(views: 1, constraints: 0)
+    if case .array(let constraints)? = value["constraints"] {
+      total.constraints = constraints.count
+    }
     if case .array(let children)? = value["children"] {
       for child in children {
-        total = min(total + viewCount(of: child, visiting: &visiting), Self.huge)
+        let more = weight(of: child, visiting: &visiting)
+        total.views = min(total.views + more.views, Self.huge)
+        total.constraints = min(total.constraints + more.constraints, Self.huge)
       }
     }
     return total
+  }
+
+  struct Weight {
+    var views = 0
+    var constraints = 0
   }
 
   // MARK: - Values

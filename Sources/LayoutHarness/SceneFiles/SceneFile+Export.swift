@@ -5,20 +5,61 @@ extension SceneFile {
   /// back, so it has the same checks, content hash and key as the same scene in a file.
   /// - Parameters:
   ///   - name: keys its results (1 to 64 letters, digits, `.`, `_`, `-`).
-  ///   - file: where it would be saved (``write(to:)``); results record it, so that
-  ///     `compare` can run it again.
-  /// - Throws: ``SceneFileError`` for anything a file with the same content would be refused for.
+  ///   - file: the path where `document(...).prettyText` of it is saved, if it is: results
+  ///     record it, so that a live `compare` can read it again. Without one, results say it
+  ///     was built in Swift (compare their report files instead).
+  /// - Throws: ``SceneFileError`` for anything a file with the same content would be refused
+  ///   for, and for a constraint whose anchors' names, read back from where it is
+  ///   declared, would name other views than the ones it holds (give views unique names).
   public init(
     name: String, scene: Scene, workload: Workload, file: String? = nil
   ) throws(SceneFileError) {
     let document = Self.document(name: name, scene: scene, workload: workload)
-    self = try Self.parse(Array(document.prettyText.utf8), file: file ?? "\(name).json")
+    let origin = file ?? Self.builtInSwift(name)
+    self = try Self.parse(Array(document.prettyText.utf8), file: origin)
+    try Self.checkSameConstraints(scene, try self.scene(), file: origin)
+  }
+
+  /// What a scene built in Swift records as its file.
+  static func builtInSwift(_ name: String) -> String { "(built in Swift: \(name))" }
+
+  /// Names are how a file refers to views: a scene built in Swift whose names, resolved
+  /// from where a constraint is declared, reach other views than its ids did would be
+  /// measured with other constraints than it was built with.
+  private static func checkSameConstraints(_ built: Scene, _ read: Scene, file: String)
+    throws(SceneFileError)
+  {
+    var order: [Int: Int] = [:]
+    var builtNodes: [Scene.Node] = []
+    built.forEachNode { node in
+      order[node.id] = builtNodes.count + 1  // read back, ids are document order from 1
+      builtNodes.append(node)
+    }
+    var readNodes: [Scene.Node] = []
+    read.forEachNode { readNodes.append($0) }
+    for (a, b) in zip(builtNodes, readNodes) {
+      for (c, d) in zip(a.constraints, b.constraints) {
+        let same = order[c.first] == d.first && c.second.map { order[$0] } == d.second
+        guard same else {
+          throw SceneFileError(
+            file: file, path: d.source ?? "$",
+            reason: "constraint \(c.identifier) of \(a.name) names its views by name, and from "
+              + "where it is declared a name reaches another view of that name: give the "
+              + "views unique names")
+        }
+      }
+    }
   }
 
   /// The built-in scenario's scene as a scene file (its ticks recorded as the built-in
   /// workload, with the random stream where generating the scene left it), so that running
-  /// the file does exactly what running the scenario does.
-  public static func exporting(_ scenario: Scenario) -> JSONValue {
+  /// the file does exactly what running the scenario does. A scene file's scenario gives
+  /// its own document back, expanded at the scenario's size.
+  public static func exporting(_ scenario: Scenario) throws(SceneFileError) -> JSONValue {
+    if let file = scenario.file {
+      return document(
+        name: file.name, scene: try file.scene(size: scenario.size), workload: file.workload)
+    }
     let (scene, generator) = scenario.makeScene()
     return document(
       name: scenario.sceneName, scene: scene,

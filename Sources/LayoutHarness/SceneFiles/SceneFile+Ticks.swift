@@ -145,9 +145,9 @@ extension SceneFile {
 }
 
 extension TickStep {
-  /// Checks that what the step names exists in `scene` (the file's scene at its default
-  /// size), and that a template it inserts expands on its own.
-  func check(in scene: Scene, file: SceneFile) throws(JSONProblem) {
+  /// Checks that what the step names exists in `scene` (the file's scene at `size`), and
+  /// that a template it inserts expands on its own; returns the instance it inserts.
+  func check(in scene: Scene, file: SceneFile, size: Int?) throws(JSONProblem) -> Scene? {
     let path = JSONPath(text: path)
     switch kind {
     case .text(let labels, _, _):
@@ -172,8 +172,9 @@ extension TickStep {
       guard file.templates[template] != nil else {
         throw JSONProblem(path.member("template"), "no template \"\(template)\"")
       }
-      _ = try file.instance(
-        of: template, firstID: scene.maxID + 1, superview: container.id, size: file.defaultSize)
+      let instance = try file.instance(
+        of: template, firstID: scene.maxID + 1, superview: container.id, size: size)
+      return Scene(windowSize: scene.windowSize, root: instance)
     case .remove(let from, _, _):
       _ = try SceneLookup(scene).container(named: from, at: path.member("from"))
     case .resize:
@@ -184,6 +185,7 @@ extension TickStep {
         throw JSONProblem(path.member("list"), "\"\(list)\" is not a list")
       }
     }
+    return nil
   }
 }
 

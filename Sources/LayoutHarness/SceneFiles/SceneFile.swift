@@ -11,6 +11,11 @@ public struct SceneFile: Sendable, Hashable, CustomStringConvertible {
   public static let currentVersion = 1
   /// Views a file may expand to (a `repeat` beyond it is refused before anything is built).
   public static let maximumViews = 2_000_000
+  /// Declared constraints a file may expand to.
+  public static let maximumConstraints = 4_000_000
+  /// Levels of views a file may nest (reading recurses once per level; a UI is rarely a
+  /// tenth as deep).
+  public static let maximumDepth = 250
 
   /// The path the file was read from (as given), for errors and to read it again.
   public let file: String
@@ -142,25 +147,132 @@ public struct SceneFile: Sendable, Hashable, CustomStringConvertible {
     return String(repeating: "0", count: 16 - hex.count) + hex
   }
 
-  /// Expands the file's scene at its default size and checks the tick steps against it;
-  /// a scene with constraints is also built and laid out once under Auto Layout, so that
-  /// conflicting required constraints are named here rather than in the middle of a run.
-  /// Returns why frame layout cannot lay the scene out, or nil.
+  /// Expands the file's scene at its default size and checks its ticks against it
+  /// (``checkTicks(in:size:)``). Returns why frame layout cannot lay the scene out, or nil.
   private func check() throws(JSONProblem) -> String? {
-    let scene = try expand(size: defaultSize)
-    if case .scripted(_, let steps) = workload {
-      for step in steps { try step.check(in: scene, file: self) }
-    }
+    try checkTicks(in: try expand(size: defaultSize), size: defaultSize)
+  }
+
+  /// Ticks to try on a scene with constraints before a run (`constant` steps cycle through
+  /// their values; most files have a handful).
+  static let trialTicks = 8
+
+  /// Checks `scene` (the file's scene at `size`) against the ticks: what the steps name
+  /// exists (once), the templates they insert expand at this size, a built-in workload's
+  /// mutations apply; a scene with constraints (or inserting them) is also built and laid
+  /// out under Auto Layout and given ``trialTicks`` ticks, so that conflicting required
+  /// constraints are named (with their path, and the step that made them conflict) here
+  /// rather than in the middle of a run. Returns why frame layout cannot lay the scene or
+  /// an instance its ticks insert out, or nil.
+  func checkTicks(in scene: Scene, size: Int?) throws(JSONProblem) -> String? {
+    var frameProblem = scene.frameLayoutProblem
     var constrained = false
     scene.forEachNode { if !$0.constraints.isEmpty { constrained = true } }
-    guard constrained else { return scene.frameLayoutProblem }
+    let ticks = JSONPath.root.member("ticks")
+    var needed = scene.minimumWidth
+    func roomy(_ width: Double, _ path: JSONPath) throws(JSONProblem) {
+      guard width + 1e-9 < needed else { return }
+      throw JSONProblem(
+        path,
+        "a window \(JSONValue.numberText(width)) points wide is narrower than the scene needs "
+          + "(\(JSONValue.numberText(needed)): its stacks' insets and spacings and its images' "
+          + "widths); views would get negative widths, which the strategies resolve differently")
+    }
+    switch workload {
+    case .scripted(_, let steps):
+      for step in steps {
+        guard let instance = try step.check(in: scene, file: self, size: size) else { continue }
+        frameProblem =
+          frameProblem
+          ?? instance.frameLayoutProblem.map {
+            "\($0) (inserted by \(step.path))"
+          }
+        needed = max(needed, instance.minimumWidth)
+        instance.forEachNode { if !$0.constraints.isEmpty { constrained = true } }
+      }
+      try roomy(windowSize.width, .root.member("window").member("width"))
+      for step in steps {
+        guard case .resize(let sizes) = step.kind else { continue }
+        for (i, size) in sizes.enumerated() {
+          try roomy(
+            size.width, JSONPath(text: step.path).member("sizes").index(i).member("width"))
+        }
+      }
+    case .builtin(let mutation, _, _, _, _):
+      if constrained, [.churn, .reparent, .removal].contains(mutation) {
+        throw JSONProblem(
+          ticks.member("builtin"),
+          "the built-in \(mutation) workload moves or rebuilds views, which would drop the "
+            + "constraints this scene declares: use steps")
+      }
+      // Its mutations are generated from the scene's structure: a few ticks must apply.
+      var copy = scene
+      var (_, generated) = Self.builtinWorkload(self, scene: scene, size: size)
+      for tick in 0..<4 {
+        for mutation in generated.next() {
+          do throws(SceneMutationError) { try copy.apply(mutation) } catch {
+            throw JSONProblem(
+              ticks.member("builtin"),
+              "the built-in \(mutation) workload does not fit this scene (tick \(tick): \(error)); "
+                + "it is for scenes `scene export` wrote")
+          }
+        }
+      }
+    }
+    guard constrained else { return frameProblem }
+    try trialRun(scene, size: size)
+    return frameProblem
+  }
+
+  /// The built-in workload of a file that records one, over `scene`.
+  static func builtinWorkload(_ file: SceneFile, scene: Scene, size: Int?) -> (
+    Scenario, MutationWorkload
+  ) {
+    guard
+      case .builtin(let mutation, let perTick, let seed, let builtinSize, let stream) =
+        file.workload
+    else { preconditionFailure("a built-in workload") }
+    // Its random stream where generating the scene left it: the exported scene's ticks are
+    // the built-in scenario's.
+    var generator = SceneGenerator(seed: stream, windowSize: file.windowSize)
+    generator.continueIDs(after: scene)
+    let scenario = Scenario(
+      shape: .scene, size: builtinSize, mutation: mutation, perTick: perTick, seed: seed)
+    return (scenario, MutationWorkload(scenario: scenario, scene: scene, generator: generator))
+  }
+
+  /// Builds `scene` under Auto Layout, lays it out, and runs ``trialTicks`` ticks of the
+  /// file's steps; the first error is thrown at the path of the constraint it names, or of
+  /// the step whose change failed.
+  private func trialRun(_ scene: Scene, size: Int?) throws(JSONProblem) {
+    let tree: SceneTree
     do throws(LayoutError) {
-      let tree = try SceneTree(scene: scene, mode: .autoLayout)
+      tree = try SceneTree(scene: scene, mode: .autoLayout)
       try tree.window.runUpdateCycle()
     } catch {
       throw JSONProblem(constraintPath(in: error.description, scene: scene), error.description)
     }
-    return scene.frameLayoutProblem
+    guard case .scripted(let seed, let steps) = workload, !steps.isEmpty else { return }
+    var shadow = scene
+    var ticks = ScriptedWorkload(file: self, seed: seed, steps: steps, scene: scene, size: size)
+    for tick in 0..<Self.trialTicks {
+      let mutations = ticks.next()
+      if let failure = ticks.failure { throw JSONProblem(.root.member("ticks"), failure) }
+      for (mutation, origin) in zip(mutations, ticks.origins) {
+        do throws(HandlerError) {
+          try tree.apply(mutation)
+          try? shadow.apply(mutation)
+          do throws(LayoutError) { try tree.window.runUpdateCycle() } catch {
+            throw .layout(error)
+          }
+        } catch {
+          let at = constraintPath(in: error.description, scene: shadow)
+          throw JSONProblem(
+            at.text == "$" ? JSONPath(text: origin) : at,
+            "at tick \(tick), after \(origin): \(error.description)")
+        }
+      }
+    }
   }
 
   /// The JSON path of the first constraint an error names (a constraint's identifier is
@@ -175,6 +287,13 @@ public struct SceneFile: Sendable, Hashable, CustomStringConvertible {
     return JSONPath(text: found ?? "$")
   }
 
+  /// ``checkTicks(in:size:)`` with the file's name on its errors.
+  func checkedTicks(in scene: Scene, size: Int?) throws(SceneFileError) -> String? {
+    do throws(JSONProblem) { return try checkTicks(in: scene, size: size) } catch {
+      throw SceneFileError(file: file, path: error.path.text, reason: error.reason)
+    }
+  }
+
   /// The scene at `size` (the default size when nil; a file without one ignores it).
   /// - Throws: ``SceneFileError`` as ``load(path:)``.
   public func scene(size: Int? = nil) throws(SceneFileError) -> Scene {
@@ -183,8 +302,24 @@ public struct SceneFile: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The views the scene has at `size`, counted without building it.
-  public func viewCount(size: Int?) -> Int {
-    (try? expand(size: size ?? defaultSize).viewCount) ?? 0
+  /// The views the scene has at `size` (its default size when nil), counted from the file
+  /// without building anything (capped at a billion).
+  public func viewCount(size: Int?) -> Int { weight(size: size).views }
+
+  /// Why the scene cannot be expanded at `size`, counted without building it, or nil.
+  public func sizeProblem(_ size: Int) -> String? {
+    guard (1...1_000_000).contains(size) else {
+      return "size must be from 1 to 1000000 (got \(size))"
+    }
+    let weight = weight(size: size)
+    if weight.views > Self.maximumViews {
+      return "at size \(size) the scene has \(weight.views) views, beyond the "
+        + "\(Self.maximumViews) a scene may have"
+    }
+    if weight.constraints > Self.maximumConstraints {
+      return "at size \(size) the scene declares \(weight.constraints) constraints, beyond the "
+        + "\(Self.maximumConstraints) a scene may have"
+    }
+    return nil
   }
 }

@@ -2,16 +2,23 @@ import BenchSupport
 import LayoutModel
 
 /// The mutations of a scene file's tick steps, generated ahead of each tick from the
-/// file's seed (deterministic), against a copy of the scene that follows them.
+/// file's seed (deterministic), against a copy of the scene that follows them. A step that
+/// cannot go on (its container gone or doubled by inserts, the scene grown past its limit)
+/// sets ``failure`` and generates nothing more: the runner stops with it.
 struct ScriptedWorkload {
   let file: SceneFile
   let steps: [TickStep]
   let size: Int?
   private var generator: SceneGenerator
   private var shadow: Scene
+  private var views: Int
   private var tick = 0
   /// Ids each step chooses from, recomputed after an insert or remove changed the tree.
   private var pools: [Int: [Int]] = [:]
+  /// Why the steps cannot go on (with the step's JSON path), or nil.
+  private(set) var failure: String?
+  /// The step (JSON path) each mutation of the last tick came from.
+  private(set) var origins: [String] = []
 
   init(file: SceneFile, seed: UInt64, steps: [TickStep], scene: Scene, size: Int?) {
     self.file = file
@@ -20,24 +27,32 @@ struct ScriptedWorkload {
     generator = SceneGenerator(seed: seed)
     generator.continueIDs(after: scene)
     shadow = scene
+    views = scene.viewCount
   }
 
   mutating func next() -> [SceneMutation] {
     defer { tick += 1 }
     var result: [SceneMutation] = []
+    origins.removeAll(keepingCapacity: true)
+    guard failure == nil else { return [] }
     for (s, step) in steps.enumerated() {
       let made = mutations(step, index: s)
+      if let failure {
+        self.failure = "\(step.path): \(failure)"
+        return []
+      }
       // Inserts were applied one by one as they were made (each sees the one before).
-      if case .insert = step.kind {} else { follow(made) }
+      if case .insert = step.kind {} else { follow(made, step) }
       result += made
+      origins += Array(repeating: step.path, count: made.count)
     }
-    return result
+    return failure == nil ? result : []
   }
 
-  private mutating func follow(_ mutations: [SceneMutation]) {
-    for mutation in mutations {
+  private mutating func follow(_ mutations: [SceneMutation], _ step: TickStep) {
+    for mutation in mutations where failure == nil {
       do throws(SceneMutationError) { try shadow.apply(mutation) } catch {
-        preconditionFailure("a scripted mutation does not apply to its scene: \(error)")
+        failure = "\(step.path): \(error)"
       }
     }
   }
@@ -61,6 +76,16 @@ struct ScriptedWorkload {
     return picked
   }
 
+  /// The one container of this name now, or nil with ``failure`` set.
+  private mutating func container(_ name: String) -> Scene.Node? {
+    do throws(JSONProblem) {
+      return try SceneLookup(shadow).container(named: name, at: .root)
+    } catch {
+      failure = "at tick \(tick): \(error.reason)"
+      return nil
+    }
+  }
+
   private mutating func mutations(_ step: TickStep, index s: Int) -> [SceneMutation] {
     switch step.kind {
     case .text(let labels, let texts, let perTick):
@@ -82,9 +107,7 @@ struct ScriptedWorkload {
     case .insert(let into, let template, let at, let perTick):
       var result: [SceneMutation] = []
       for _ in 0..<perTick {
-        guard let container = try? SceneLookup(shadow).container(named: into, at: .root) else {
-          return result
-        }
+        guard let container = container(into) else { return [] }
         let count = container.content.children.count
         let index: Int
         switch at {
@@ -97,19 +120,27 @@ struct ScriptedWorkload {
           node = try file.instance(
             of: template, firstID: shadow.maxID + 1, superview: container.id, size: size)
         } catch {
-          preconditionFailure("a checked template does not expand: \(error.reason)")
+          failure = "at tick \(tick), template \(template): \(error.path): \(error.reason)"
+          return []
         }
+        let added = Scene(windowSize: shadow.windowSize, root: node).viewCount
+        guard views + added <= SceneFile.maximumViews else {
+          failure =
+            "at tick \(tick) the scene would grow beyond \(SceneFile.maximumViews) views "
+            + "(a step removing what it inserts keeps it bounded)"
+          return []
+        }
+        views += added
         let mutation = SceneMutation.insert(parent: container.id, index: index, node: node)
-        follow([mutation])
+        follow([mutation], step)
         result.append(mutation)
       }
       pools.removeAll()
       return result
     case .remove(let from, let at, let perTick):
+      guard let container = container(from) else { return [] }
+      var children = container.content.children
       var result: [SceneMutation] = []
-      var children =
-        (try? SceneLookup(shadow).container(named: from, at: .root))?.content.children.map(\.id)
-        ?? []
       for _ in 0..<perTick where !children.isEmpty {
         let index: Int
         switch at {
@@ -117,21 +148,22 @@ struct ScriptedWorkload {
         case .end: index = children.count - 1
         case .index(let i): index = min(i, children.count - 1)
         }
-        result.append(.remove(id: children.remove(at: index)))
+        let removed = children.remove(at: index)
+        views -= Scene(windowSize: shadow.windowSize, root: removed).viewCount
+        result.append(.remove(id: removed.id))
       }
       if !result.isEmpty { pools.removeAll() }
       return result
     case .resize(let sizes):
       return [.resizeWindow(sizes[tick % sizes.count])]
     case .scroll(let list, let step, let limit):
-      guard
-        let id = pool(
-          s,
-          { lookup in
-            (try? lookup.container(named: list, at: .root)).map { [$0.id] } ?? []
-          }
-        ).first
-      else { return [] }
+      let ids = pool(s) { lookup in
+        (try? lookup.container(named: list, at: .root)).map { [$0.id] } ?? []
+      }
+      guard let id = ids.first else {
+        _ = container(list)  // sets the failure: gone, or doubled by inserts
+        return []
+      }
       // A triangle wave: down to the limit, then back up.
       let period = 2 * limit
       var offset =

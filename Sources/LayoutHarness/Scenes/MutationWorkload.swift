@@ -24,6 +24,13 @@ public struct MutationWorkload {
   /// A scene file's own tick steps (`scripted`).
   private var scripted: ScriptedWorkload?
 
+  /// Why a scene file's steps cannot go on (``next()`` then generates nothing), or nil:
+  /// the runner stops with it.
+  public var failure: String? { scripted?.failure }
+
+  /// The step (JSON path) each mutation of the last tick of a scene file came from.
+  var origins: [String] { scripted?.origins ?? [] }
+
   init(scenario: Scenario, scripted: ScriptedWorkload) {
     self.scenario = scenario
     self.scripted = scripted

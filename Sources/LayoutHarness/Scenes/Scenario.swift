@@ -123,9 +123,12 @@ public struct Scenario: Hashable, Sendable, CustomStringConvertible {
   public init(file: SceneFile, size: Int? = nil) throws(SceneFileError) {
     if let size, file.defaultSize == nil {
       throw SceneFileError(
-        file: file.file, path: "$.size",
+        file: file.file, path: "size",
         reason: "the scene has no size (no repeat counts \"size\"), so --size \(size) "
           + "cannot apply")
+    }
+    if let size, let problem = file.sizeProblem(size) {
+      throw SceneFileError(file: file.file, path: "size", reason: problem)
     }
     switch file.workload {
     case .scripted(let seed, _):
@@ -249,7 +252,11 @@ public struct Scenario: Hashable, Sendable, CustomStringConvertible {
       return (scene, MutationWorkload(scenario: self, scene: scene, generator: generator))
     }
     let scene: Scene
-    do throws(SceneFileError) { scene = try file.scene(size: size) } catch {
+    do throws(SceneFileError) {
+      scene = try file.scene(size: size)
+      // Checked when read at the default size; another size is checked here, once.
+      if size != file.defaultSize ?? size { _ = try file.checkedTicks(in: scene, size: size) }
+    } catch {
       throw .invalidScenario(self, error.description)
     }
     switch file.workload {
@@ -257,14 +264,8 @@ public struct Scenario: Hashable, Sendable, CustomStringConvertible {
       let scripted = ScriptedWorkload(
         file: file, seed: seed, steps: steps, scene: scene, size: size)
       return (scene, MutationWorkload(scenario: self, scripted: scripted))
-    case .builtin(let mutation, let perTick, let seed, let builtinSize, let stream):
-      // The built-in scenario's workload, its random stream where generating the scene
-      // left it: the exported scene's ticks are the built-in scenario's.
-      var generator = SceneGenerator(seed: stream, windowSize: file.windowSize)
-      generator.continueIDs(after: scene)
-      let builtin = Scenario(
-        shape: shape, size: builtinSize, mutation: mutation, perTick: perTick, seed: seed)
-      return (scene, MutationWorkload(scenario: builtin, scene: scene, generator: generator))
+    case .builtin:
+      return (scene, SceneFile.builtinWorkload(file, scene: scene, size: size).1)
     }
   }
 

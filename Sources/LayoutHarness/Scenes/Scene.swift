@@ -168,6 +168,13 @@ public struct Scene: Hashable, Sendable {
     return problem
   }
 
+  /// The narrowest window that gives every view room: stacks' insets and spacings and
+  /// images' widths along horizontal stacks (labels wrap to any width; a plain view's
+  /// constraints are not counted). Narrower, views get negative widths, and Auto Layout
+  /// (which breaks a constraint) and bottom-up sizing (which clamps) lay out the impossible
+  /// differently.
+  public var minimumWidth: Double { root.minimumWidth }
+
   /// The largest id in use (new nodes take larger ones).
   public var maxID: Int {
     var result = 0
@@ -177,6 +184,22 @@ public struct Scene: Hashable, Sendable {
 }
 
 extension Scene.Node {
+  /// See ``Scene/minimumWidth``.
+  public var minimumWidth: Double {
+    switch content {
+    case .label, .view: return 0
+    case .image(let size): return size.width
+    case .list(let children): return children.map(\.minimumWidth).max() ?? 0
+    case .stack(let spec, let children):
+      let widths = children.map(\.minimumWidth)
+      let inner =
+        spec.axis == .horizontal
+        ? widths.reduce(0, +) + spec.spacing * Double(max(children.count - 1, 0))
+        : widths.max() ?? 0
+      return inner + spec.insets.left + spec.insets.right
+    }
+  }
+
   /// Finds the node with `id` and lets `body` change it in place. Returns false when absent.
   @discardableResult
   mutating func update(id target: Int, _ body: (inout Scene.Node) -> Void) -> Bool {
