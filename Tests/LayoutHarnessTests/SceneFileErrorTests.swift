@@ -12,17 +12,18 @@ func sceneDocument(root: String, extra: String = "") -> String {
   """
 }
 
+/// The error a document is refused with, read as `screen.json` (nil: accepted).
+func failure(_ text: String) -> SceneFileError? {
+  do {
+    _ = try parseScene(text, file: "screen.json")
+    return nil
+  } catch {
+    return error
+  }
+}
+
 @Suite("scene files: errors name the file, the JSON path and the reason")
 struct SceneFileErrorTests {
-  func failure(_ text: String) -> SceneFileError? {
-    do {
-      _ = try parseScene(text, file: "screen.json")
-      return nil
-    } catch {
-      return error
-    }
-  }
-
   /// `(document, path, a phrase of the reason)`.
   static let cases: [(String, String, String)] = [
     ("{\"format\": ", "line 1, column 12", "expected a value"),
@@ -370,15 +371,6 @@ struct SceneFileFuzzTests {
 /// it) with its path, instead of crashing, hanging or disagreeing in the middle of a run.
 @Suite("scene files: refused before the run")
 struct SceneFileRunnabilityTests {
-  func failure(_ text: String) -> SceneFileError? {
-    do {
-      _ = try parseScene(text, file: "screen.json")
-      return nil
-    } catch {
-      return error
-    }
-  }
-
   /// A template with constraints inserted every tick: its names resolve the same in every
   /// instance (default names do not depend on ids), and bottom-up is refused because of it.
   @Test func insertedTemplatesWithConstraintsRunAndRefuseBottomUp() throws {

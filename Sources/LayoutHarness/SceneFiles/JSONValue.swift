@@ -39,7 +39,8 @@ public enum JSONValue: Hashable, Sendable {
     return out
   }
 
-  private func writeCanonical(into out: inout String) {
+  /// The canonical text of this value (of a scalar: as any writer writes it).
+  func writeCanonical(into out: inout String) {
     switch self {
     case .null: out += "null"
     case .bool(let b): out += b ? "true" : "false"

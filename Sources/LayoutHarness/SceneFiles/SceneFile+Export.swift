@@ -267,10 +267,7 @@ extension JSONValue {
 
   private func writePretty(into out: inout String, indent: String) {
     switch self {
-    case .null: out += "null"
-    case .bool(let b): out += b ? "true" : "false"
-    case .number(let n): out += Self.numberText(n)
-    case .string(let s): Self.writeString(s, into: &out)
+    case .null, .bool, .number, .string: writeCanonical(into: &out)
     case .array(let items):
       if items.allSatisfy(\.isScalar) || items.isEmpty {
         out += "["
