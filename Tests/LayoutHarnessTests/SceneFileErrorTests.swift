@@ -410,6 +410,59 @@ struct SceneFileRunnabilityTests {
       "\(String(describing: error))")
   }
 
+  /// Many templates, each nested nearly to the limit and repeating the next: the count
+  /// made before expansion must stop at the limit too, not recurse through every template
+  /// (60 x 240 levels overflowed the stack before it did).
+  @Test func longChainsOfDeepTemplatesAreRefusedWithoutACrash() {
+    func nest(_ inner: String, _ levels: Int) -> String {
+      var view = inner
+      for _ in 0..<levels { view = "{\"kind\": \"stack\", \"children\": [\(view)]}" }
+      return view
+    }
+    var templates: [String] = []
+    for i in 0..<60 {
+      let inner =
+        i == 59
+        ? "{\"kind\": \"label\", \"text\": \"x\"}"
+        : "{\"kind\": \"repeat\", \"template\": \"t\(i + 1)\", \"count\": 1}"
+      templates.append("\"t\(i)\": \(nest(inner, 240))")
+    }
+    let text = sceneDocument(
+      root: "{\"kind\": \"stack\", \"children\": "
+        + "[{\"kind\": \"repeat\", \"template\": \"t0\", \"count\": 1}]}",
+      extra: "\"templates\": {\(templates.joined(separator: ", "))},")
+    let error = failure(text)
+    #expect(error?.path == "root.children[0].template", "\(String(describing: error))")
+    #expect(
+      error?.reason.contains("deeper than 250 levels") == true, "\(String(describing: error))")
+  }
+
+  /// A step that inserts more than the view limit in one tick is refused at its first
+  /// instance, naming the step, before thousands are built (it took minutes before).
+  @Test func insertsBeyondTheViewLimitAreRefusedAtTheFirstInstance() throws {
+    let text = sceneDocument(
+      root: "{\"kind\": \"stack\", \"name\": \"list\"}",
+      extra: """
+        "templates": {"t": {"kind": "stack", "children": [
+          {"kind": "repeat", "template": "l", "count": 1000}]},
+          "l": {"kind": "label", "text": "x"}},
+        "ticks": {"steps": [{"kind": "insert", "into": "list", "template": "t",
+                             "perTick": 10000}]},
+        """)
+    let file = try parseScene(text)
+    do {
+      _ = try quickRun(try Scenario(file: file), strategies: [.coalesced], ticks: 2)
+      Issue.record("a tick of 10 million new views ran")
+    } catch {
+      let message = "\(error)"
+      #expect(message.contains("ticks.steps[0]"), "\(message)")
+      #expect(
+        message.contains(
+          "at tick 0, 10000 instances of template t (1001 views each) would grow the scene "
+            + "from 1 views beyond the 2000000"), "\(message)")
+    }
+  }
+
   @Test func aTemplateIsOneView() {
     let text = sceneDocument(
       root:

@@ -27,7 +27,7 @@ extension SceneFile {
   func weight(size: Int?) -> SceneExpander.Weight {
     var expander = SceneExpander(file: self, size: size ?? defaultSize, firstID: 1)
     var visiting: Set<String> = []
-    return expander.weight(of: root.value, visiting: &visiting)
+    return expander.weight(of: root.value, visiting: &visiting, depth: 1)
   }
 
   /// The template names, for messages.
@@ -188,7 +188,13 @@ struct SceneExpander {
     // Counted before anything is built: templates of repeats multiply, and a few lines
     // of JSON must not allocate millions of views before the limit is noticed.
     var counting: Set<String> = []
-    let one = weight(of: template, visiting: &counting)
+    let one = weight(of: template, visiting: &counting, depth: depth)
+    if one.tooDeep {
+      throw JSONProblem(
+        templateField.path,
+        "the view tree is nested deeper than \(SceneFile.maximumDepth) levels through "
+          + "template \"\(template)\"")
+    }
     let views = Self.saturating(count, one.views)
     let constraints = Self.saturating(count, one.constraints)
     if records.count + views > SceneFile.maximumViews {
@@ -220,20 +226,26 @@ struct SceneExpander {
 
   /// The views and declared constraints one instance of `template` expands to, counted
   /// from the JSON alone (malformed parts count as nothing: expanding them reports them;
-  /// a cycle counts nothing, and is reported when expanded).
-  private mutating func weight(of template: String, visiting: inout Set<String>) -> Weight {
+  /// a cycle counts nothing, and is reported when expanded). `depth` is the view level of
+  /// the template's root below where the count started: a count that goes deeper than a
+  /// scene may nest stops there and says so (`tooDeep`), so that the walk's own recursion
+  /// stays bounded however templates chain.
+  private mutating func weight(
+    of template: String, visiting: inout Set<String>, depth: Int
+  ) -> Weight {
     if let known = templateWeights[template] { return known }
     guard let body = file.templates[template], visiting.insert(template).inserted else {
       return Weight()
     }
-    let weight = weight(of: body.value, visiting: &visiting)
+    let weight = weight(of: body.value, visiting: &visiting, depth: depth)
     visiting.remove(template)
-    templateWeights[template] = weight
+    // A cut-short count depends on where it started: only a complete one is reused.
+    if !weight.tooDeep { templateWeights[template] = weight }
     return weight
   }
 
   /// The views and constraints `value` (a view or a repeat) expands to, capped at a billion.
-  mutating func weight(of value: JSONValue, visiting: inout Set<String>) -> Weight {
+  mutating func weight(of value: JSONValue, visiting: inout Set<String>, depth: Int) -> Weight {
     guard case .string(let kind)? = value["kind"] else { return Weight() }
     if kind == "repeat" {
       guard case .string(let template)? = value["template"] else { return Weight() }
@@ -244,20 +256,25 @@ struct SceneExpander {
       case .string("size")?: count = size ?? 0
       default: count = 0
       }
-      let one = weight(of: template, visiting: &visiting)
+      let one = weight(of: template, visiting: &visiting, depth: depth)
       return Weight(
         views: Self.saturating(count, one.views),
-        constraints: Self.saturating(count, one.constraints))
+        constraints: Self.saturating(count, one.constraints), tooDeep: one.tooDeep)
     }
+    guard depth <= SceneFile.maximumDepth else { return Weight(tooDeep: true) }
     var total = Weight(views: 1, constraints: 0)
     if case .array(let constraints)? = value["constraints"] {
       total.constraints = constraints.count
     }
     if case .array(let children)? = value["children"] {
       for child in children {
-        let more = weight(of: child, visiting: &visiting)
+        let more = weight(of: child, visiting: &visiting, depth: depth + 1)
         total.views = min(total.views + more.views, Self.huge)
         total.constraints = min(total.constraints + more.constraints, Self.huge)
+        if more.tooDeep {
+          total.tooDeep = true
+          break
+        }
       }
     }
     return total
@@ -266,6 +283,8 @@ struct SceneExpander {
   struct Weight {
     var views = 0
     var constraints = 0
+    /// The count stopped at the nesting limit (the views are then a lower bound).
+    var tooDeep = false
   }
 
   // MARK: - Values

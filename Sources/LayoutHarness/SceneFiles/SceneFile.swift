@@ -312,6 +312,9 @@ public struct SceneFile: Sendable, Hashable, CustomStringConvertible {
       return "size must be from 1 to 1000000 (got \(size))"
     }
     let weight = weight(size: size)
+    if weight.tooDeep {
+      return "the view tree is nested deeper than \(Self.maximumDepth) levels"
+    }
     if weight.views > Self.maximumViews {
       return "at size \(size) the scene has \(weight.views) views, beyond the "
         + "\(Self.maximumViews) a scene may have"

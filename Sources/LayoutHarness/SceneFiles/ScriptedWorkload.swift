@@ -124,10 +124,18 @@ struct ScriptedWorkload {
           return []
         }
         let added = Scene(windowSize: shadow.windowSize, root: node).viewCount
-        guard views + added <= SceneFile.maximumViews else {
+        // Every instance of a template has as many views: the whole step is checked at its
+        // first instance, before thousands are built and placed.
+        let coming = result.isEmpty ? added * perTick : added
+        guard views + coming <= SceneFile.maximumViews else {
+          let what =
+            result.isEmpty && perTick > 1
+            ? "\(perTick) instances of template \(template) (\(added) views each)"
+            : "an instance of template \(template) (\(added) views)"
           failure =
-            "at tick \(tick) the scene would grow beyond \(SceneFile.maximumViews) views "
-            + "(a step removing what it inserts keeps it bounded)"
+            "at tick \(tick), \(what) would grow the scene from \(views) views beyond the "
+            + "\(SceneFile.maximumViews) a scene may have (a step removing what it inserts "
+            + "keeps it bounded)"
           return []
         }
         views += added
