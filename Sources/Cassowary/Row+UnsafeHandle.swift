@@ -77,17 +77,40 @@ extension Row {
     }
   }
 
-  /// The row's value, `constant + Σ coefficient·value`, over values indexed by symbol. The
-  /// terms are added in cell order, so the result is the same to the last bit as any other
-  /// evaluation in that order.
+  /// The row's value, `constant + Σ coefficient·value`, over values indexed by symbol.
+  ///
+  /// A long row (a dense expanded row has a cell per box of a stack) is summed in four
+  /// interleaved partial sums, so that the additions do not wait on each other: one running
+  /// sum costs an addition's latency per cell. The order is fixed by the row alone, so every
+  /// evaluation of the same row over the same values gives the same result to the last bit.
   @inline(__always)
-  func value(over values: UnsafeMutableBufferPointer<Double>) -> Double {
+  func value(over values: UnsafeBufferPointer<Double>) -> Double {
     withUnsafeHandle { row in
-      var v = constant
-      for i in 0..<row.count {
-        v += row.coefficients[i] * values[row.symbols[i].index]
+      let n = row.count
+      if n < 16 {
+        var v = constant
+        for i in 0..<n {
+          v += row.coefficients[i] * values[row.symbols[i].index]
+        }
+        return v
       }
-      return v
+      var s0 = 0.0
+      var s1 = 0.0
+      var s2 = 0.0
+      var s3 = 0.0
+      var i = 0
+      while i &+ 4 <= n {
+        s0 += row.coefficients[i] * values[row.symbols[i].index]
+        s1 += row.coefficients[i &+ 1] * values[row.symbols[i &+ 1].index]
+        s2 += row.coefficients[i &+ 2] * values[row.symbols[i &+ 2].index]
+        s3 += row.coefficients[i &+ 3] * values[row.symbols[i &+ 3].index]
+        i &+= 4
+      }
+      while i < n {
+        s0 += row.coefficients[i] * values[row.symbols[i].index]
+        i &+= 1
+      }
+      return constant + ((s0 + s1) + (s2 + s3))
     }
   }
 

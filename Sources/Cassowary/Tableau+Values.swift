@@ -9,14 +9,11 @@ extension Tableau {
     return false
   }
 
-  /// The row's value over the current values (parametric symbols are 0).
+  /// The row's value over the current values (parametric symbols are 0), summed as
+  /// `updateValues()` sums it.
   @inline(__always)
   func evaluate(_ row: Row) -> Double {
-    var v = row.constant
-    for i in row.symbols.indices {
-      v += row.coefficients[i] * values[row.symbols[i].index]
-    }
-    return v
+    values.withUnsafeBufferPointer { row.value(over: $0) }
   }
 
   mutating func nextEpoch() {
@@ -29,10 +26,17 @@ extension Tableau {
 
   /// The basic symbols a row names, directly or through their rows; each comes after every
   /// basic symbol its own row names (dependencies first).
-  mutating func referenceClosure(of row: Row) -> [Symbol] {
+  /// Written to `order` (emptied first), with the tableau's reused traversal stack: a pivot
+  /// that expands a row allocates nothing for its traversal.
+  mutating func referenceClosure(of row: Row, into order: inout [Symbol]) {
     nextEpoch()
-    var order: [Symbol] = []
+    order.removeAll(keepingCapacity: true)
     var stack: [(symbol: Symbol, next: Int)] = []
+    swap(&stack, &closureStack)
+    defer {
+      stack.removeAll(keepingCapacity: true)
+      swap(&stack, &closureStack)
+    }
     for root in row.symbols where isBasic(root) && visitMarks[root.index] != visitEpoch {
       visitMarks[root.index] = visitEpoch
       stack.append((root, 0))
@@ -58,7 +62,6 @@ extension Tableau {
         }
       }
     }
-    return order
   }
 
   /// The row with every basic symbol replaced, recursively, by its definition: the same
@@ -69,9 +72,13 @@ extension Tableau {
   /// (`isResidue`). Telling them apart needs the magnitude of what went into the cell,
   /// which is computed in a second pass only when such a cell exists.
   mutating func expand(_ row: Row) -> Row {
-    let order = referenceClosure(of: row)
+    var order: [Symbol] = []
+    swap(&order, &closureOrder)
+    defer { swap(&order, &closureOrder) }
+    referenceClosure(of: row, into: &order)
     if order.isEmpty { return row }
     counters.expansions &+= 1
+    if order.count <= Self.mergedExpansionLimit { return expandByMerging(row, order) }
     nextEpoch()
     var touched: [Symbol] = []
     for i in row.symbols.indices {
@@ -116,6 +123,26 @@ extension Tableau {
       }
     }
     if small > 0 { dropResidues(from: &result, expanding: row, spread: spread) }
+    return result
+  }
+
+  /// Closures up to this many rows are expanded by merging (`expandByMerging`).
+  static let mergedExpansionLimit = 8
+
+  /// The expansion of a row whose closure (`order`, dependencies first) is a few rows: each
+  /// basic symbol, referrers first, is replaced by its definition in one linear merge of
+  /// sorted rows, as a canonical substitution does. A dense row that names one or two basic
+  /// symbols (the weak errors of a stack of boxes, after a pivot) costs a merge or two over
+  /// its cells, instead of scattering them into the accumulator and sorting them again.
+  private mutating func expandByMerging(_ row: Row, _ order: [Symbol]) -> Row {
+    var result = row
+    for b in order.reversed() {
+      let weight = result.coefficient(for: b)
+      guard weight != 0 else { continue }
+      result.add(rows[Int(basicSlot[b.index])], times: weight, dropping: b, scratch: &scratch)
+      scratch.added.removeAll(keepingCapacity: true)
+      scratch.removed.removeAll(keepingCapacity: true)
+    }
     return result
   }
 
@@ -282,7 +309,7 @@ extension Tableau.UnsafeHandle {
         // A parametric symbol is 0; a basic one's row names only final values (lazy) or
         // only parametric symbols (canonical: its constant is its value).
         var v = 0.0
-        if slot >= 0 { v = lazy ? rows[slot].value(over: values) : rows[slot].constant }
+        if slot >= 0 { v = lazy ? rows[slot].value(over: UnsafeBufferPointer(values)) : rows[slot].constant }
         if v != values[index] {
           values[index] = v
           updated &+= 1

@@ -60,6 +60,11 @@ struct Tableau {
   var queuedNext: [Int32] = []
   var traversalOrder: [Symbol] = []
   var traversalStack: [(symbol: Symbol, next: Int32)] = []
+  /// The work list of `setLevel(_:_:)`, kept between calls.
+  var levelStack: [Symbol] = []
+  /// The order and stack of `referenceClosure(of:into:)`, kept between expansions.
+  var closureOrder: [Symbol] = []
+  var closureStack: [(symbol: Symbol, next: Int)] = []
 
   // MARK: - Rows, indexed by slot
   var rows: [Row] = []
@@ -261,12 +266,33 @@ struct Tableau {
   }
 
   /// Replaces the row in `slot` by an equivalent one (its expansion), keeping the index.
+  ///
+  /// Only the symbols that differ between the two rows touch the column index: a dense row
+  /// expanded again after a few cells of it became basic keeps most of its symbols, whose
+  /// columns already list this slot (both rows are sorted, so one merge finds them).
   mutating func replaceRow(_ slot: Int, with row: Row) {
     structureChanged()
-    for symbol in rows[slot].symbols { noteRemoved(symbol) }
-    rows[slot] = row
+    // The new row is in place before any column is touched: a compaction that `noteAdded`
+    // may start checks the slot's row.
+    var old = row
+    swap(&old, &rows[slot])
     let slot32 = Int32(slot)
-    for symbol in row.symbols { noteAdded(symbol, in: slot32) }
+    let oldCount = old.symbols.count
+    let newCount = row.symbols.count
+    var i = 0
+    var j = 0
+    while i < oldCount || j < newCount {
+      if j == newCount || (i < oldCount && old.symbols[i] < row.symbols[j]) {
+        noteRemoved(old.symbols[i])
+        i &+= 1
+      } else if i == oldCount || row.symbols[j] < old.symbols[i] {
+        noteAdded(row.symbols[j], in: slot32)
+        j &+= 1
+      } else {
+        i &+= 1
+        j &+= 1
+      }
+    }
   }
 
   /// The level a basic symbol with this row needs.
@@ -283,7 +309,11 @@ struct Tableau {
     levels[symbol.index] = level
     if level > highestLevel { highestLevel = level }
     if columnCounts[symbol.index] == 0 { return }
-    var stack = [symbol]
+    // A reused buffer: an array literal here allocated at every pivot.
+    var stack: [Symbol] = []
+    swap(&stack, &levelStack)
+    defer { swap(&stack, &levelStack) }
+    stack.append(symbol)
     while let s = stack.popLast() {
       let above = levels[s.index] &+ 1
       for slot in slots(holding: s) {
