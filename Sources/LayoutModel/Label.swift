@@ -20,7 +20,7 @@ public final class Label: View {
   public func setText(_ newText: String) {
     guard newText != text else { return }
     text = newText
-    metrics = TextMetrics(text: newText, style: style)
+    metrics.measure(newText, style: style)
     invalidateIntrinsicContentSize()
     setNeedsDisplay()
   }
@@ -32,7 +32,7 @@ public final class Label: View {
       throw .invalidSize(view: description, what: "text style", value: newStyle.glyphAdvance)
     }
     style = newStyle
-    metrics = TextMetrics(text: text, style: newStyle)
+    metrics.measure(text, style: newStyle)
     invalidateIntrinsicContentSize()
     setNeedsDisplay()
   }

@@ -15,6 +15,10 @@ public enum TickPhase: String, Sendable, CaseIterable {
 public final class RunLoop {
   public let window: Window
   private var events: [() throws -> Void] = []
+  /// The buffer of the last batch, emptied, so that a tick takes the queued handlers
+  /// without allocating (copying `events` out and clearing it in place allocated a new
+  /// buffer per tick).
+  private var spareEvents: [() throws -> Void] = []
   /// Called as each phase of a tick starts, and with nil when the tick ends.
   public var phaseObserver: ((TickPhase?) -> Void)?
   public private(set) var tickCount = 0
@@ -34,8 +38,15 @@ public final class RunLoop {
   public func tick() throws {
     tickCount += 1
     window.beginTick()
-    let batch = events
-    events.removeAll(keepingCapacity: true)
+    // The queued handlers move to `batch`; handlers posted while they run go to the spare
+    // buffer, which becomes `events`.
+    var batch: [() throws -> Void] = []
+    swap(&batch, &spareEvents)
+    swap(&batch, &events)
+    defer {
+      batch.removeAll(keepingCapacity: true)
+      swap(&batch, &spareEvents)
+    }
     phaseObserver?(.handlers)
     var failure: (any Error)?
     for handler in batch where failure == nil {

@@ -39,6 +39,13 @@ struct TextMetrics {
   private(set) var naturalWidth: Double = 0
 
   init(text: String, style: TextStyle) {
+    measure(text, style: style)
+  }
+
+  /// Measures a new text in place, reusing the word buffer (a label's text changes every
+  /// tick in the text workloads: a new buffer each time was an allocation per tick).
+  mutating func measure(_ text: String, style: TextStyle) {
+    wordWidths.removeAll(keepingCapacity: true)
     spaceWidth = style.advance(of: " ")
     var current = 0.0
     var inWord = false
