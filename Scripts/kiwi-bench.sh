@@ -2,7 +2,7 @@
 # Times kiwisolver (C++ kiwi behind its Python binding) and our solver on the same workloads
 # (shared/DESIGN.md section 9) and prints them side by side. See Scripts/kiwi_bench.py.
 #   bash Scripts/kiwi-bench.sh                          # the default set, a text table
-#   bash Scripts/kiwi-bench.sh --set full --markdown    # quick | default | full; Markdown
+#   bash Scripts/kiwi-bench.sh --set full --markdown    # quick | default | full | floor; Markdown
 #   bash Scripts/kiwi-bench.sh --build --set quick      # swift build -c release first
 #   bash Scripts/kiwi-bench.sh --binary PATH            # another layout-bench
 #   bash Scripts/kiwi-bench.sh check                    # kiwi's values against `layout-bench solve`

@@ -489,6 +489,9 @@ SETS = {
 }
 SETS["full"] = SETS["default"] + [(w, 10000) for w in ("chain", "wide", "deep")] \
     + [("churn-link", 1000)]
+# The sizes the speed goals are stated at (tick / floor at 1,000 to 10,000, and enaml).
+SETS["floor"] = [("enaml", 1)] + [(w, n) for w in ("chain", "wide", "deep")
+                                  for n in (1000, 3000, 10000)]
 
 
 def fmt_ns(ns):
