@@ -41,10 +41,49 @@ struct Objective {
     if new < 0 && old >= 0 && !symbol.isDummy { push(symbol) }
   }
 
-  /// `self += k · row`.
+  /// `self += k · row`: the same updates as `add(_:_:)` per cell, over raw buffers (a
+  /// dense row in a stack of views has thousands of cells, and each indexed store into the
+  /// arrays paid a uniqueness and a bounds check). Symbols that turn negative are appended
+  /// to the heap's array during the pass and sifted into place after it, which is what
+  /// pushing them one by one does.
   mutating func add(_ row: Row, times k: Double) {
     constant += k * row.constant
-    for i in row.symbols.indices { add(row.symbols[i], k * row.coefficients[i]) }
+    if row.symbols.isEmpty { return }
+    var highest = 0
+    for s in row.symbols where s.index > highest { highest = s.index }
+    if highest >= coefficients.count {
+      let grow = Swift.max(highest + 1, coefficients.count * 2)
+      coefficients.append(contentsOf: repeatElement(0, count: grow - coefficients.count))
+      symbolAt.append(contentsOf: repeatElement(.invalid, count: grow - symbolAt.count))
+    }
+    let firstNew = negatives.count
+    var heap: [Symbol] = []
+    swap(&heap, &negatives)
+    var nonZero = count
+    coefficients.withUnsafeMutableBufferPointer { coefficients in
+      symbolAt.withUnsafeMutableBufferPointer { symbolAt in
+        row.withUnsafeHandle { r in
+          for j in 0..<r.count {
+            let symbol = r.symbols[j]
+            let i = symbol.index
+            let old = coefficients[i]
+            var new = old + k * r.coefficients[j]
+            if nearZero(new) { new = 0 }
+            coefficients[i] = new
+            symbolAt[i] = symbol
+            if old == 0 && new != 0 { nonZero &+= 1 } else if old != 0 && new == 0 { nonZero &-= 1 }
+            if new < 0 && old >= 0 && !symbol.isDummy { heap.append(symbol) }
+          }
+        }
+      }
+    }
+    count = nonZero
+    swap(&heap, &negatives)
+    if negatives.count > 4 &* count &+ 64 {
+      rebuildHeap()
+      return
+    }
+    for child in firstNew..<negatives.count { siftUp(child) }
   }
 
   /// Removes the cell of `symbol`, returning its coefficient.
@@ -83,7 +122,12 @@ struct Objective {
   mutating func push(_ symbol: Symbol) {
     if negatives.count > 4 &* count &+ 64 { rebuildHeap() }
     negatives.append(symbol)
-    var child = negatives.count - 1
+    siftUp(negatives.count - 1)
+  }
+
+  /// Moves the entry at `child` up to its place; the entries before it form a heap.
+  mutating func siftUp(_ child: Int) {
+    var child = child
     while child > 0 {
       let parent = (child - 1) / 2
       guard negatives[child] < negatives[parent] else { break }

@@ -89,8 +89,14 @@ struct Row {
   }
 
   /// Turns `lhs = constant + b·rhs + rest` into `rhs = (lhs - constant - rest) / b`.
+  ///
+  /// The cell of `rhs` goes before the cell of `lhs` comes, so the row never holds more
+  /// cells than it did: a pivot then never grows (reallocates) the row's buffers.
   mutating func solve(for rhs: Symbol, replacing lhs: Symbol) {
+    let b = remove(rhs)
     insert(lhs, -1)
-    solve(for: rhs)
+    let k = -1.0 / b
+    constant *= k
+    scaleCoefficients(by: k)
   }
 }

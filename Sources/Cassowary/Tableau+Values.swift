@@ -78,9 +78,18 @@ extension Tableau {
     referenceClosure(of: row, into: &order)
     if order.isEmpty { return row }
     counters.expansions &+= 1
-    if order.count <= Self.mergedExpansionLimit { return expandByMerging(row, order) }
     nextEpoch()
+    // Reused work lists (the sort still allocates its merge buffer).
     var touched: [Symbol] = []
+    var spread: [(basic: Symbol, weight: Double)] = []
+    swap(&touched, &expansionTouched)
+    swap(&spread, &expansionSpread)
+    defer {
+      touched.removeAll(keepingCapacity: true)
+      spread.removeAll(keepingCapacity: true)
+      swap(&touched, &expansionTouched)
+      swap(&spread, &expansionSpread)
+    }
     for i in row.symbols.indices {
       let s = row.symbols[i]
       visitMarks[s.index] = visitEpoch
@@ -88,8 +97,6 @@ extension Tableau {
       accumulator[s.index] += row.coefficients[i]
     }
     var constant = row.constant
-    var spread: [(basic: Symbol, weight: Double)] = []
-    spread.reserveCapacity(order.count)
     // Referrers before the rows they name, so each basic symbol's weight is complete when
     // its row is spread.
     for b in order.reversed() {
@@ -123,26 +130,6 @@ extension Tableau {
       }
     }
     if small > 0 { dropResidues(from: &result, expanding: row, spread: spread) }
-    return result
-  }
-
-  /// Closures up to this many rows are expanded by merging (`expandByMerging`).
-  static let mergedExpansionLimit = 8
-
-  /// The expansion of a row whose closure (`order`, dependencies first) is a few rows: each
-  /// basic symbol, referrers first, is replaced by its definition in one linear merge of
-  /// sorted rows, as a canonical substitution does. A dense row that names one or two basic
-  /// symbols (the weak errors of a stack of boxes, after a pivot) costs a merge or two over
-  /// its cells, instead of scattering them into the accumulator and sorting them again.
-  private mutating func expandByMerging(_ row: Row, _ order: [Symbol]) -> Row {
-    var result = row
-    for b in order.reversed() {
-      let weight = result.coefficient(for: b)
-      guard weight != 0 else { continue }
-      result.add(rows[Int(basicSlot[b.index])], times: weight, dropping: b, scratch: &scratch)
-      scratch.added.removeAll(keepingCapacity: true)
-      scratch.removed.removeAll(keepingCapacity: true)
-    }
     return result
   }
 
@@ -309,7 +296,9 @@ extension Tableau.UnsafeHandle {
         // A parametric symbol is 0; a basic one's row names only final values (lazy) or
         // only parametric symbols (canonical: its constant is its value).
         var v = 0.0
-        if slot >= 0 { v = lazy ? rows[slot].value(over: UnsafeBufferPointer(values)) : rows[slot].constant }
+        if slot >= 0 {
+          v = lazy ? rows[slot].value(over: UnsafeBufferPointer(values)) : rows[slot].constant
+        }
         if v != values[index] {
           values[index] = v
           updated &+= 1

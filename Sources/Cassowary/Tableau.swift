@@ -65,6 +65,9 @@ struct Tableau {
   /// The order and stack of `referenceClosure(of:into:)`, kept between expansions.
   var closureOrder: [Symbol] = []
   var closureStack: [(symbol: Symbol, next: Int)] = []
+  /// The work lists of `expand(_:)`, kept between expansions.
+  var expansionTouched: [Symbol] = []
+  var expansionSpread: [(basic: Symbol, weight: Double)] = []
 
   // MARK: - Rows, indexed by slot
   var rows: [Row] = []
