@@ -115,40 +115,54 @@ public class StackView: View {
 
   override public func sizeThatFits(_ size: Size) -> Size {
     let inner = Size(width: max(0, size.width - insets.horizontal), height: .infinity)
-    let heights = childSizes(inner: inner).map(\.height)
-    let content: Double
+    measureChildren(inner: inner)
+    var content = 0.0
     switch axis {
     case .vertical:
-      content = heights.reduce(0, +) + spacing * Double(max(0, heights.count - 1))
+      for child in childSizes { content += child.height }
+      content += spacing * Double(max(0, childSizes.count - 1))
     case .horizontal, .overlay:
-      content = heights.max() ?? 0
+      for child in childSizes { content = max(content, child.height) }
     }
     return Size(width: size.width, height: content + insets.vertical)
   }
 
-  /// The fitting size of every child for the inner width (horizontal: flexible children
-  /// measured at their share of what fixed children leave).
-  private func childSizes(inner: Size) -> [Size] {
-    guard axis == .horizontal else { return subviews.map { $0.fittingSize(for: inner) } }
-    var sizes = [Size](repeating: .zero, count: subviews.count)
+  /// The children's fitting sizes of the last `measureChildren(inner:)`, kept so that a
+  /// layout pass measures without allocating (a new array per stack per pass was most of
+  /// bottom-up's allocations per tick).
+  private var childSizes: [Size] = []
+
+  /// Stores in `childSizes` the fitting size of every child for the inner width
+  /// (horizontal: flexible children measured at their share of what fixed children leave).
+  private func measureChildren(inner: Size) {
+    childSizes.removeAll(keepingCapacity: true)
+    guard axis == .horizontal else {
+      for child in subviews {
+        let size = child.fittingSize(for: inner)
+        childSizes.append(size)
+      }
+      return
+    }
+    childSizes.append(contentsOf: repeatElement(.zero, count: subviews.count))
     var fixedWidth = 0.0
     var flexible = 0
     for (i, child) in subviews.enumerated() {
       if child.isFlexibleWidth {
         flexible += 1
       } else {
-        sizes[i] = child.fittingSize(for: inner)
-        fixedWidth += sizes[i].width
+        let size = child.fittingSize(for: inner)
+        childSizes[i] = size
+        fixedWidth += size.width
       }
     }
     if flexible > 0 {
       let gaps = spacing * Double(max(0, subviews.count - 1))
       let share = (inner.width - fixedWidth - gaps) / Double(flexible)
       for (i, child) in subviews.enumerated() where child.isFlexibleWidth {
-        sizes[i] = child.fittingSize(for: Size(width: share, height: .infinity))
+        let size = child.fittingSize(for: Size(width: share, height: .infinity))
+        childSizes[i] = size
       }
     }
-    return sizes
   }
 
   override public func layoutSubviews() {
@@ -158,7 +172,11 @@ public class StackView: View {
       return
     }
     let inner = innerProposal
-    let sizes = childSizes(inner: inner)
+    measureChildren(inner: inner)
+    // Taken out while frames are assigned: nothing a child does then can change them.
+    var sizes: [Size] = []
+    swap(&sizes, &childSizes)
+    defer { swap(&sizes, &childSizes) }
     let innerHeight = bounds.height - insets.vertical
     var cursor = axis == .horizontal ? insets.left : insets.top
     for (child, size) in zip(subviews, sizes) {
