@@ -120,8 +120,13 @@ final class PhaseRecorder {
   private var current = 0
   private var last: UInt64 = 0
 
-  func start(at now: UInt64) {
+  /// Zeroes the phase times: before the tick's allocation count starts, since the last
+  /// tick's timeline shares the array and the first write copies it.
+  func reset() {
     for i in phaseNs.indices { phaseNs[i] = 0 }
+  }
+
+  func start(at now: UInt64) {
     current = 0
     last = now
   }
@@ -324,6 +329,7 @@ public struct ScenarioRunner {
     let strategy = lane.strategy
     strategy.post(mutations)
     let countersBefore = record ? strategy.window.counters : LayoutCounters()
+    lane.recorder.reset()
     let before = probe?.read()
     let start = monotonicNanos()
     lane.recorder.start(at: start)
