@@ -282,7 +282,8 @@ extension Solver {
     let log = tableau.pivotLog!
     tableau.pivotLog = nil
     for step in log.reversed() {
-      tableau.pivot(entering: step.leaving, leaving: step.entering)
+      // A refused pivot marks the tableau damaged; it is rebuilt once the operation ends.
+      guard tableau.pivot(entering: step.leaving, leaving: step.entering) else { break }
     }
     tableau.infeasible.removeAll()
   }

@@ -165,9 +165,15 @@ extension Solver {
   func repairIfDamaged() {
     guard tableau.damaged else { return }
     let saved = state
-    // A lazy representation's fresh rebuild is already lazy.
+    // As for a refusal (`verifyingRefusal`), a fresh tableau that refuses a constraint in
+    // one insertion order can accept it in another: seed 90307 of 2-200 boxes, whose
+    // boxes nest ratios of 1/8 to 4 so that exact coefficients reach 1e-10, was refused by
+    // a fresh lazy and a canonical rebuild and accepted by a reversed one; without it the
+    // damaged tableau's values (not numbers) were handed out. A lazy representation's
+    // fresh rebuild is already lazy.
     let modes: [Rebuild] =
-      representation == .lazy ? [.fresh, .canonical] : [.fresh, .canonical, .lazy]
+      representation == .lazy
+      ? [.fresh, .canonical, .canonicalReversed] : [.fresh, .canonical, .canonicalReversed, .lazy]
     for mode in modes {
       do throws(SolverError) {
         try rebuild(mode)

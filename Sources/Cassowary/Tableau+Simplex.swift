@@ -36,7 +36,7 @@ extension Tableau {
         damaged = true
         return
       }
-      pivot(entering: entering, leaving: leaving)
+      guard pivot(entering: entering, leaving: leaving) else { return }
     }
   }
 
@@ -101,7 +101,11 @@ extension Tableau {
         infeasible.removeAll()
         return true
       }
-      pivot(entering: entering, leaving: leaving, expanded: expanded ? row : nil)
+      guard pivot(entering: entering, leaving: leaving, expanded: expanded ? row : nil) else {
+        // Damaged: rebuilt once the operation ends.
+        infeasible.removeAll()
+        return true
+      }
     }
     return true
   }
@@ -206,7 +210,17 @@ extension Tableau {
       // take its place: a restricted one by preference; otherwise a dummy (then a redundant
       // required equality, which stays zero) or an unrestricted variable.
       let entering = artRow.symbols.first(where: { $0.isPivotable }) ?? artRow.symbols[0]
-      pivot(entering: entering, leaving: art, expanded: artRow)
+      guard pivot(entering: entering, leaving: art, expanded: artRow) else {
+        // A near-zero pivot element: the tableau is damaged and is rebuilt from the
+        // constraints once the operation ends; until then the artificial row goes, so that
+        // no row is left with a released basic symbol.
+        if lazy { substitute(art, with: artRow) }
+        _ = removeRow(of: art)
+        updateValues()
+        objective.remove(art)
+        releaseSymbol(art)
+        return true
+      }
     }
 
     // The artificial variable is zero now; drop its column everywhere.
@@ -226,14 +240,25 @@ extension Tableau {
     let log = pivotLog ?? []
     pivotLog = nil
     for step in log.reversed() {
-      pivot(entering: step.leaving, leaving: step.entering)
+      // A refused pivot marks the tableau damaged; it is rebuilt once the operation ends.
+      guard pivot(entering: step.leaving, leaving: step.entering) else { break }
     }
-    precondition(isBasic(art), "Cassowary: undoing phase one left the artificial symbol parametric")
-    if lazy, let definition = row(of: art) {
-      // Rows may name the basic artificial symbol; they take its definition before it goes.
-      substitute(art, with: definition)
+    if isBasic(art) {
+      if lazy, let definition = row(of: art) {
+        // Rows may name the basic artificial symbol; they take its definition before it goes.
+        substitute(art, with: definition)
+      }
+      _ = removeRow(of: art)
+    } else {
+      // Only after a refused pivot: the rows are no longer trusted, and no row may keep a
+      // released symbol.
+      structureChanged()
+      for slot in slots(holding: art) {
+        rows[Int(slot)].remove(art)
+        noteRemoved(art)
+      }
+      objective.remove(art)
     }
-    _ = removeRow(of: art)
     updateValues()
     releaseSymbol(art)
     infeasible.removeAll()

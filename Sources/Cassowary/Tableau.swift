@@ -102,7 +102,8 @@ struct Tableau {
   /// could not repair). Their constraints are the conflict.
   var blockingSymbols: [Symbol] = []
   /// Set when the tableau showed a sign that round-off has damaged it (an objective that
-  /// looked unbounded, a simplex that ran past its pivot budget): the solver then rebuilds
+  /// looked unbounded, a simplex that ran past its pivot budget, a pivot element that was
+  /// near zero in its row though not in its column): the solver then rebuilds
   /// it from its constraints (`Solver+Recovery.swift`).
   var damaged = false
   /// The `structureVersion` at which the solver last checked the values it handed out
@@ -392,18 +393,30 @@ struct Tableau {
   /// Exchanges a basic symbol (`leaving`) for a parametric one (`entering`), in place.
   /// `expanded` is the leaving row already expanded into parametric terms, when the caller
   /// has it.
-  mutating func pivot(entering: Symbol, leaving: Symbol, expanded: Row? = nil) {
-    counters.pivots &+= 1
-    structureChanged()
-    pivotLog?.append((entering, leaving))
+  ///
+  /// Returns `false`, with the tableau marked damaged and the basis unchanged, when the
+  /// entering symbol's cell in the (expanded) row is near zero. The lazy ratio tests read
+  /// a symbol's column through sums other than the expansion's, so at a pivot element near
+  /// the threshold the two can disagree (seed 90307 of 2-200 boxes: a column entry of
+  /// 1e-8 whose expanded cell was a dropped residue); dividing by it gave infinite values.
+  @discardableResult
+  mutating func pivot(entering: Symbol, leaving: Symbol, expanded: Row? = nil) -> Bool {
     let slot = Int(basicSlot[leaving.index])
     let slot32 = Int32(slot)
-    // The entering symbol's row must be canonical: then rows naming it stay acyclic.
+    // The entering symbol's row must be canonical: then rows naming it stay acyclic. (An
+    // expansion is the same equation: it may stay in place when the pivot is refused.)
     if let expanded {
       replaceRow(slot, with: expanded)
     } else if lazy && namesBasicSymbols(rows[slot]) {
       replaceRow(slot, with: expand(rows[slot]))
     }
+    guard !nearZero(rows[slot].coefficient(for: entering)) else {
+      damaged = true
+      return false
+    }
+    counters.pivots &+= 1
+    structureChanged()
+    pivotLog?.append((entering, leaving))
     rows[slot].solve(for: entering, replacing: leaving)
     noteAdded(leaving, in: slot32)
     noteRemoved(entering)
@@ -422,5 +435,6 @@ struct Tableau {
       substitute(entering, with: rows[slot])
     }
     updateValues()
+    return true
   }
 }
