@@ -262,8 +262,8 @@ extension Solver {
     let record = records[index]
     guard constant != record.constant else { return }
     records[index].constant = constant
-    tableau.pivotLog = []
-    defer { tableau.pivotLog = nil }
+    tableau.startPivotLog()
+    defer { tableau.logsPivots = false }
     if shiftRecord(record, from: record.constant, to: constant) && tableau.dualOptimize() {
       return
     }
@@ -277,10 +277,10 @@ extension Solver {
     throw refusal(of: record.constraint!, blockedBy: blocking)
   }
 
-  /// Reverses the pivots logged since `pivotLog` was set, newest first.
+  /// Reverses the pivots logged since the log was started, newest first.
   private func undoLoggedPivots() {
-    let log = tableau.pivotLog!
-    tableau.pivotLog = nil
+    tableau.logsPivots = false
+    let log = tableau.pivotLog
     for step in log.reversed() {
       // A refused pivot marks the tableau damaged; it is rebuilt once the operation ends.
       guard tableau.pivot(entering: step.leaving, leaving: step.entering) else { break }
@@ -292,11 +292,11 @@ extension Solver {
   /// check of the redundant equalities the shifts moved, and one dual optimisation; on a
   /// conflict everything is undone, shifts and pivots newest first.
   func changeConstants(_ changes: [(record: Int, constant: Double)]) throws(SolverError) {
-    tableau.pivotLog = []
+    tableau.startPivotLog()
     var applied: [(record: Int, old: Double)] = []
     swap(&applied, &changedRecords)
     defer {
-      tableau.pivotLog = nil
+      tableau.logsPivots = false
       applied.removeAll(keepingCapacity: true)
       swap(&applied, &changedRecords)
     }

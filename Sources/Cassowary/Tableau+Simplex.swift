@@ -180,8 +180,8 @@ extension Tableau {
     let art = newSymbol(.slack)
     addRow(row, basic: art)
     updateValues()
-    pivotLog = []
-    defer { pivotLog = nil }
+    startPivotLog()
+    defer { logsPivots = false }
     artificial = row
     optimize(artificialPhase: true)
     // At the phase-one optimum the artificial symbol is written over the parametric symbols
@@ -237,8 +237,8 @@ extension Tableau {
   /// Reverses the logged phase-one pivots, then removes the artificial row: the basis, and
   /// so the solution, are the ones before the insertion.
   private mutating func undoPhaseOne(_ art: Symbol) {
-    let log = pivotLog ?? []
-    pivotLog = nil
+    logsPivots = false
+    let log = pivotLog
     for step in log.reversed() {
       // A refused pivot marks the tableau damaged; it is rebuilt once the operation ends.
       guard pivot(entering: step.leaving, leaving: step.entering) else { break }

@@ -87,8 +87,17 @@ struct Tableau {
   var staleValues: [Symbol] = []
   var scratch = MergeScratch()
   var counters = SolverCounters()
-  /// When set, pivots are recorded here (entering, leaving) so that they can be undone.
-  var pivotLog: [(entering: Symbol, leaving: Symbol)]?
+  /// While `logsPivots` is set, pivots are recorded here (entering, leaving) so that they
+  /// can be undone. The buffer is kept between operations: a fresh log per constant change
+  /// was an allocation in every tick that pivots.
+  var pivotLog: [(entering: Symbol, leaving: Symbol)] = []
+  var logsPivots = false
+
+  /// Starts recording pivots, from an empty log.
+  mutating func startPivotLog() {
+    pivotLog.removeAll(keepingCapacity: true)
+    logsPivots = true
+  }
   /// Bumped by every change to some row's coefficients (not its constant); cached columns
   /// are valid for one version (see `Tableau+ShiftCache.swift`).
   var structureVersion: UInt64 = 0
@@ -205,8 +214,11 @@ struct Tableau {
       for i in slotMarks.indices { slotMarks[i] = 0 }
       markEpoch = 1
     }
-    var list = columns[symbol.index]
-    columns[symbol.index] = []
+    // Moved out, not copied: a copy shared the buffer with the column until the column was
+    // emptied, and the compaction's first store then copied it (an allocation, and the
+    // column lost its spare capacity to the copy's exact size).
+    var list: [Int32] = []
+    swap(&list, &columns[symbol.index])
     var kept = 0
     for slot in list {
       let s = Int(slot)
@@ -217,7 +229,7 @@ struct Tableau {
       }
     }
     list.removeLast(list.count - kept)
-    columns[symbol.index] = list
+    swap(&list, &columns[symbol.index])
   }
 
   /// The slots of the rows that name `symbol` directly, each once.
@@ -416,7 +428,7 @@ struct Tableau {
     }
     counters.pivots &+= 1
     structureChanged()
-    pivotLog?.append((entering, leaving))
+    if logsPivots { pivotLog.append((entering, leaving)) }
     rows[slot].solve(for: entering, replacing: leaving)
     noteAdded(leaving, in: slot32)
     noteRemoved(entering)

@@ -39,6 +39,9 @@ struct TextMetrics {
   private(set) var naturalWidth: Double = 0
 
   init(text: String, style: TextStyle) {
+    // Room for a label's usual texts (the text workloads set 1 to 30 words): a new text
+    // then never reallocates; a longer one grows the buffer once.
+    wordWidths.reserveCapacity(32)
     measure(text, style: style)
   }
 
