@@ -214,13 +214,14 @@ struct Tableau {
       for i in slotMarks.indices { slotMarks[i] = 0 }
       markEpoch = 1
     }
-    // Moved out, not copied: a copy shared the buffer with the column until the column was
-    // emptied, and the compaction's first store then copied it (an allocation, and the
-    // column lost its spare capacity to the copy's exact size).
+    // Moved out, and walked by index: a `for slot in list` loop holds the buffer while the
+    // loop writes the kept slots back into it, so the first write copied it (an allocation
+    // per compaction, and the column lost its spare capacity to the copy's exact size).
     var list: [Int32] = []
     swap(&list, &columns[symbol.index])
     var kept = 0
-    for slot in list {
+    for i in 0..<list.count {
+      let slot = list[i]
       let s = Int(slot)
       if slotMarks[s] != markEpoch, rowBasic[s].isValid, rows[s].contains(symbol) {
         slotMarks[s] = markEpoch
