@@ -101,7 +101,13 @@ extension Tableau {
         infeasible.removeAll()
         return true
       }
-      guard pivot(entering: entering, leaving: leaving, expanded: expanded ? row : nil) else {
+      // The expanded row is handed over (consumed): kept alive here, it would share its
+      // buffers with the row in place, and the pivot's first change would copy them.
+      let pivoted =
+        expanded
+        ? pivot(entering: entering, leaving: leaving, expanded: consume row)
+        : pivot(entering: entering, leaving: leaving)
+      guard pivoted else {
         // Damaged: rebuilt once the operation ends.
         infeasible.removeAll()
         return true

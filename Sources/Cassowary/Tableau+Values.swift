@@ -79,16 +79,21 @@ extension Tableau {
     if order.isEmpty { return row }
     counters.expansions &+= 1
     nextEpoch()
-    // Reused work lists (the sort still allocates its merge buffer).
+    // Reused work lists. `touched` is a sequence of sorted runs (the row's symbols, then
+    // each spread definition's new ones, in its order); `runEnds` marks where each ends.
     var touched: [Symbol] = []
     var spread: [(basic: Symbol, weight: Double)] = []
+    var runEnds: [Int] = []
     swap(&touched, &expansionTouched)
     swap(&spread, &expansionSpread)
+    swap(&runEnds, &expansionRunEnds)
     defer {
       touched.removeAll(keepingCapacity: true)
       spread.removeAll(keepingCapacity: true)
+      runEnds.removeAll(keepingCapacity: true)
       swap(&touched, &expansionTouched)
       swap(&spread, &expansionSpread)
+      swap(&runEnds, &expansionRunEnds)
     }
     for i in row.symbols.indices {
       let s = row.symbols[i]
@@ -96,6 +101,7 @@ extension Tableau {
       touched.append(s)
       accumulator[s.index] += row.coefficients[i]
     }
+    if !touched.isEmpty { runEnds.append(touched.count) }
     var constant = row.constant
     // Referrers before the rows they name, so each basic symbol's weight is complete when
     // its row is spread.
@@ -114,9 +120,17 @@ extension Tableau {
         }
         accumulator[t.index] += weight * definition.coefficients[i]
       }
+      if touched.count > runEnds.last ?? 0 { runEnds.append(touched.count) }
     }
-    touched.sort()
-    var result = Row(constant: constant)
+    mergeRuns(&touched, ends: &runEnds)
+    // The result goes into the spare row's buffers (the row a pivot last replaced), so a
+    // pivot that expands and then replaces a row allocates nothing once they are large
+    // enough.
+    var result = Row()
+    swap(&result, &spareRow)
+    result.constant = constant
+    result.symbols.removeAll(keepingCapacity: true)
+    result.coefficients.removeAll(keepingCapacity: true)
     result.symbols.reserveCapacity(touched.count)
     result.coefficients.reserveCapacity(touched.count)
     var small = 0
@@ -131,6 +145,74 @@ extension Tableau {
     }
     if small > 0 { dropResidues(from: &result, expanding: row, spread: spread) }
     return result
+  }
+
+  /// Sorts `list`, a sequence of sorted runs of distinct symbols ending at `ends`, by merging
+  /// neighbouring runs pairwise through a kept buffer: the same order as `sort()`, without
+  /// the standard sort's merge buffer (an allocation per expansion).
+  mutating func mergeRuns(_ list: inout [Symbol], ends: inout [Int]) {
+    guard ends.count > 1 else { return }
+    var other: [Symbol] = []
+    swap(&other, &expansionMergeBuffer)
+    defer { swap(&other, &expansionMergeBuffer) }
+    if other.count < list.count {
+      other.append(contentsOf: repeatElement(Symbol.invalid, count: list.count - other.count))
+    }
+    var inList = true
+    while ends.count > 1 {
+      list.withUnsafeMutableBufferPointer { a in
+        other.withUnsafeMutableBufferPointer { b in
+          let source = inList ? a : b
+          let target = inList ? b : a
+          var merged = 0
+          var start = 0
+          var r = 0
+          while r < ends.count {
+            let middle = ends[r]
+            guard r &+ 1 < ends.count else {
+              // An odd run out: copied as it is.
+              for k in start..<middle { target[k] = source[k] }
+              ends[merged] = middle
+              merged &+= 1
+              break
+            }
+            let end = ends[r &+ 1]
+            var i = start
+            var j = middle
+            var k = start
+            while i < middle && j < end {
+              if source[i] < source[j] {
+                target[k] = source[i]
+                i &+= 1
+              } else {
+                target[k] = source[j]
+                j &+= 1
+              }
+              k &+= 1
+            }
+            while i < middle {
+              target[k] = source[i]
+              i &+= 1
+              k &+= 1
+            }
+            while j < end {
+              target[k] = source[j]
+              j &+= 1
+              k &+= 1
+            }
+            ends[merged] = end
+            merged &+= 1
+            start = end
+            r &+= 2
+          }
+          ends.removeLast(ends.count &- merged)
+        }
+      }
+      inList.toggle()
+    }
+    if !inList {
+      for k in list.indices { list[k] = other[k] }
+    }
   }
 
   /// Drops the cells of an expansion that are cancellation residues: the magnitudes of the

@@ -68,6 +68,11 @@ struct Tableau {
   /// The work lists of `expand(_:)`, kept between expansions.
   var expansionTouched: [Symbol] = []
   var expansionSpread: [(basic: Symbol, weight: Double)] = []
+  var expansionRunEnds: [Int] = []
+  var expansionMergeBuffer: [Symbol] = []
+  /// The buffers of the row a pivot last replaced, emptied: the next expansion's result is
+  /// built in them.
+  var spareRow = Row()
 
   // MARK: - Rows, indexed by slot
   var rows: [Row] = []
@@ -287,29 +292,34 @@ struct Tableau {
   /// Only the symbols that differ between the two rows touch the column index: a dense row
   /// expanded again after a few cells of it became basic keeps most of its symbols, whose
   /// columns already list this slot (both rows are sorted, so one merge finds them).
-  mutating func replaceRow(_ slot: Int, with row: Row) {
+  mutating func replaceRow(_ slot: Int, with row: consuming Row) {
     structureChanged()
     // The new row is in place before any column is touched: a compaction that `noteAdded`
-    // may start checks the slot's row.
+    // may start checks the slot's row. It is moved in, not copied, so that the pivot that
+    // follows changes it without copying its buffers.
     var old = row
     swap(&old, &rows[slot])
     let slot32 = Int32(slot)
     let oldCount = old.symbols.count
-    let newCount = row.symbols.count
+    let newCount = rows[slot].symbols.count
     var i = 0
     var j = 0
     while i < oldCount || j < newCount {
-      if j == newCount || (i < oldCount && old.symbols[i] < row.symbols[j]) {
+      if j == newCount || (i < oldCount && old.symbols[i] < rows[slot].symbols[j]) {
         noteRemoved(old.symbols[i])
         i &+= 1
-      } else if i == oldCount || row.symbols[j] < old.symbols[i] {
-        noteAdded(row.symbols[j], in: slot32)
+      } else if i == oldCount || rows[slot].symbols[j] < old.symbols[i] {
+        noteAdded(rows[slot].symbols[j], in: slot32)
         j &+= 1
       } else {
         i &+= 1
         j &+= 1
       }
     }
+    // The old row's buffers are the next expansion's.
+    old.symbols.removeAll(keepingCapacity: true)
+    old.coefficients.removeAll(keepingCapacity: true)
+    spareRow = old
   }
 
   /// The level a basic symbol with this row needs.
@@ -413,12 +423,14 @@ struct Tableau {
   /// the threshold the two can disagree (seed 90307 of 2-200 boxes: a column entry of
   /// 1e-8 whose expanded cell was a dropped residue); dividing by it gave infinite values.
   @discardableResult
-  mutating func pivot(entering: Symbol, leaving: Symbol, expanded: Row? = nil) -> Bool {
+  mutating func pivot(entering: Symbol, leaving: Symbol, expanded: consuming Row? = nil)
+    -> Bool
+  {
     let slot = Int(basicSlot[leaving.index])
     let slot32 = Int32(slot)
     // The entering symbol's row must be canonical: then rows naming it stay acyclic. (An
     // expansion is the same equation: it may stay in place when the pivot is refused.)
-    if let expanded {
+    if let expanded = expanded.take() {
       replaceRow(slot, with: expanded)
     } else if lazy && namesBasicSymbols(rows[slot]) {
       replaceRow(slot, with: expand(rows[slot]))
