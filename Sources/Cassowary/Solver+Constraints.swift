@@ -229,7 +229,10 @@ extension Solver {
       // Make the marker basic by a pivot that keeps the other rows feasible; dropping its
       // row then removes exactly this constraint's equation.
       let leaving = tableau.markerLeavingSymbol(marker)
-      if leaving.isValid { tableau.pivot(entering: marker, leaving: leaving) }
+      // A refused pivot (a near-zero element) leaves the marker parametric and the tableau
+      // marked damaged: the constraint's record goes below, and the rebuild at the end of
+      // the operation leaves it out.
+      if leaving.isValid { _ = tableau.pivot(entering: marker, leaving: leaving) }
       // Otherwise no row names the marker (its cells fell under the threshold): there is
       // no row to remove.
     }

@@ -153,12 +153,25 @@ extension Solver {
           let conflicts = conflictingConstraints
           restore()
           conflictingConstraints = conflicts
+          repairRestoredDamage()
           throw error
         }
       }
       restore()
+      repairRestoredDamage()
       throw error
     }
+  }
+
+  /// After a refusal restored the solver: the state it went back to can itself be damaged
+  /// (a pivot that undid the refused operation's pivots was refused, leaving a basis
+  /// part-way back). The throw skips the operation's own repair, so it runs here; the
+  /// conflict found stays reported.
+  private func repairRestoredDamage() {
+    guard tableau.damaged else { return }
+    let conflicts = conflictingConstraints
+    repairIfDamaged()
+    conflictingConstraints = conflicts
   }
 
   /// Rebuilds a tableau that showed damage during the last operation.

@@ -214,13 +214,25 @@ extension Tableau {
       }
       // The artificial symbol is zero and must leave the basis. Any symbol of its row can
       // take its place: a restricted one by preference; otherwise a dummy (then a redundant
-      // required equality, which stays zero) or an unrestricted variable.
-      let entering = artRow.symbols.first(where: { $0.isPivotable }) ?? artRow.symbols[0]
+      // required equality, which stays zero) or an unrestricted variable. A cell below the
+      // pivot threshold is passed over (a pivot would refuse it); with no other cell, the
+      // pivot refuses and the tableau is rebuilt.
+      var entering = Symbol.invalid
+      for pivotable in [true, false] where !entering.isValid {
+        for i in artRow.symbols.indices
+        where artRow.symbols[i].isPivotable == pivotable && !nearZero(artRow.coefficients[i]) {
+          entering = artRow.symbols[i]
+          break
+        }
+      }
+      if !entering.isValid {
+        entering = artRow.symbols.first(where: { $0.isPivotable }) ?? artRow.symbols[0]
+      }
       guard pivot(entering: entering, leaving: art, expanded: artRow) else {
         // A near-zero pivot element: the tableau is damaged and is rebuilt from the
         // constraints once the operation ends; until then the artificial row goes, so that
         // no row is left with a released basic symbol.
-        if lazy { substitute(art, with: artRow) }
+        if lazy, let definition = self.row(of: art) { substitute(art, with: definition) }
         _ = removeRow(of: art)
         updateValues()
         objective.remove(art)

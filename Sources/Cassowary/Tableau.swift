@@ -422,7 +422,6 @@ struct Tableau {
   /// a symbol's column through sums other than the expansion's, so at a pivot element near
   /// the threshold the two can disagree (seed 90307 of 2-200 boxes: a column entry of
   /// 1e-8 whose expanded cell was a dropped residue); dividing by it gave infinite values.
-  @discardableResult
   mutating func pivot(entering: Symbol, leaving: Symbol, expanded: consuming Row? = nil)
     -> Bool
   {

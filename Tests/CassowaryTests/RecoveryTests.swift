@@ -146,6 +146,31 @@ import Testing
     #expect(!tableau.damaged)
   }
 
+  /// A refusal restores the solver as it was; when that state is itself damaged (a pivot
+  /// undoing the refused operation's pivots was refused, so the basis stopped part-way
+  /// back), the throw skips the operation's own repair, so the refusal repairs it before
+  /// throwing. Here the damage is set by hand before a true conflict.
+  @Test(arguments: [Solver.Representation.lazy, .canonical, .adaptive])
+  func aRefusalRepairsTheDamagedStateItRestores(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
+    let (root, widths, constraints) = try Self.nestedBoxes(solver, count: 30)
+    let cap = root <= 1000
+    try solver.addConstraint(cap)
+    let before = Self.values(solver, widths)
+
+    solver.tableau.damaged = true
+    let impossible = widths[1] >= 2000
+    #expect(throws: SolverError.self) { try solver.addConstraint(impossible) }
+    let damaged = solver.tableau.damaged
+    #expect(!damaged)
+    #expect(solver.counters.rebuilds == 4)  // three to verify the refusal, one to repair
+    #expect(solver.conflictingConstraints.contains { $0 === constraints[0] })
+    #expect(solver.conflictingConstraints.contains { $0 === cap })
+    #expect(!solver.hasConstraint(impossible))
+    let after = Self.values(solver, widths)
+    for (a, b) in zip(before, after) { #expect(abs(a - b) < 1e-9) }
+  }
+
   @Test(arguments: [Solver.Representation.adaptive, .lazy])
   func aRebuildKeepsEditsConstantsAndStrengths(_ representation: Solver.Representation) throws {
     let solver = Solver(representation: representation)
