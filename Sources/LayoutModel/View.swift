@@ -13,6 +13,9 @@
 open class View: CustomStringConvertible {
   /// A name for diagnostics (errors name views by it).
   public var name: String
+  /// An integer the client chooses, as UIKit's `tag` (the harness puts the scene node's id
+  /// here, so that two trees of one scene can be compared without looking views up).
+  public var tag = 0
   /// The frame in the superview's coordinate space. Set it with ``setFrame(_:)``.
   public internal(set) var frame: Rect = .zero
   public internal(set) var subviews: [View] = []

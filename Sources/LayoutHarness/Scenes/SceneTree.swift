@@ -112,6 +112,8 @@ public final class SceneTree {
     for constraint in node.constraints { pending.append((node.id, constraint)) }
     views[node.id] = view
     ids[ObjectIdentifier(view)] = node.id
+    // The id + 1: 0 (the default) then marks a view outside the scene (`FrameCheck`).
+    view.tag = node.id &+ 1
     return view
   }
 
