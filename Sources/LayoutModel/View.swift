@@ -15,10 +15,15 @@ open class View: CustomStringConvertible {
   public var name: String
   /// An integer the client chooses, as UIKit's `tag` (the harness puts the scene node's id
   /// here, so that two trees of one scene can be compared without looking views up).
-  public var tag = 0
+  @exclusivity(unchecked) public var tag = 0
   /// The frame in the superview's coordinate space. Set it with ``setFrame(_:)``.
-  public internal(set) var frame: Rect = .zero
-  public internal(set) var subviews: [View] = []
+  ///
+  /// The frame, the subviews and the tag are read for every view of a tree by the layout
+  /// passes and the harness's frame check; they are written only by this module, never
+  /// while a read is open, so their accesses are not checked at run time (a dynamic
+  /// exclusivity check per read was most of a frame check's cost).
+  @exclusivity(unchecked) public internal(set) var frame: Rect = .zero
+  @exclusivity(unchecked) public internal(set) var subviews: [View] = []
 
   // The tree owns its views downwards only. `deinit` clears the children's back pointers,
   // so these never dangle; they are unowned(unsafe) to keep reference counting off the
