@@ -24,6 +24,9 @@ public struct SolverCounters: Hashable, Sendable {
   /// Tableaux rebuilt from the constraints: after a refusal by a lazy tableau (to verify
   /// it), or after a sign of damage by round-off (see `Solver+Recovery.swift`).
   public var rebuilds: Int = 0
+  /// Objectives recomputed from the constraints' error terms after a pivot on an element
+  /// small enough to amplify round-off (see `Solver+Recovery.swift`).
+  public var objectiveRefreshes: Int = 0
 
   public init() {}
 
@@ -37,6 +40,7 @@ public struct SolverCounters: Hashable, Sendable {
     d.cachedShifts = lhs.cachedShifts - rhs.cachedShifts
     d.valuesUpdated = lhs.valuesUpdated - rhs.valuesUpdated
     d.rebuilds = lhs.rebuilds - rhs.rebuilds
+    d.objectiveRefreshes = lhs.objectiveRefreshes - rhs.objectiveRefreshes
     return d
   }
 }

@@ -120,6 +120,11 @@ struct Tableau {
   /// near zero in its row though not in its column): the solver then rebuilds
   /// it from its constraints (`Solver+Recovery.swift`).
   var damaged = false
+  /// Set by a pivot on an element small enough (`Tolerance.illConditionedPivot`) that the
+  /// objective's round-off may have grown past the weakest weights: the solver then
+  /// recomputes the objective from the constraints' error terms once the operation ends
+  /// and re-optimises (`Solver+Recovery.swift`).
+  var objectiveSuspect = false
   /// The `structureVersion` at which the solver last checked the values it handed out
   /// against its required constraints (`Solver+Recovery.swift`); none yet in a new tableau.
   var auditedVersion = UInt64.max
@@ -434,10 +439,12 @@ struct Tableau {
     } else if lazy && namesBasicSymbols(rows[slot]) {
       replaceRow(slot, with: expand(rows[slot]))
     }
-    guard !nearZero(rows[slot].coefficient(for: entering)) else {
+    let element = rows[slot].coefficient(for: entering)
+    guard !nearZero(element) else {
       damaged = true
       return false
     }
+    if abs(element) < Tolerance.illConditionedPivot { objectiveSuspect = true }
     counters.pivots &+= 1
     structureChanged()
     if logsPivots { pivotLog.append((entering, leaving)) }

@@ -43,7 +43,7 @@ extension SolverBenchResult: Encodable {
   /// The solver's counters under their JSON names.
   struct Counters: Encodable {
     var pivots, rowsTouched, substitutions, expansions, cachedShifts, valuesUpdated: Int
-    var repairs, rebuilds: Int
+    var repairs, rebuilds, objectiveRefreshes: Int
 
     init(_ c: SolverCounters) {
       pivots = c.pivots
@@ -54,6 +54,7 @@ extension SolverBenchResult: Encodable {
       valuesUpdated = c.valuesUpdated
       repairs = c.repairs
       rebuilds = c.rebuilds
+      objectiveRefreshes = c.objectiveRefreshes
     }
   }
 

@@ -146,6 +146,67 @@ import Testing
     #expect(!tableau.damaged)
   }
 
+  /// An objective thrown off by round-off is recomputed from the constraints' error terms
+  /// (`refreshObjective`): here one of its cells is corrupted by hand so that the simplex
+  /// leaves the optimum for a worse vertex; the flag an ill-conditioned pivot sets makes the
+  /// end of the next operation recompute the objective and pivot back to the optimum.
+  @Test(arguments: [Solver.Representation.adaptive, .lazy, .canonical])
+  func aSuspectObjectiveIsRecomputedAndTheOptimumRestored(
+    _ representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let (root, widths, _) = try Self.nestedBoxes(solver, count: 60)
+    let optimum = Self.values(solver, widths)
+    #expect(solver.counters.objectiveRefreshes == 0)
+
+    // A parametric error symbol that costs something and has a row to leave for it: made
+    // to look as if it lowered the objective, it enters and moves the layout.
+    var corrupted: [Double] = []
+    for s in solver.tableau.objective.symbols
+    where s.kind == .error && solver.tableau.objective.coefficient(for: s) > 0 {
+      guard solver.tableau.leavingSymbol(for: s).isValid else { continue }
+      let saved = solver.state
+      solver.tableau.objective.add(s, -(solver.tableau.objective.coefficient(for: s) + 1))
+      solver.tableau.optimize()
+      let damaged = solver.tableau.damaged
+      corrupted = Self.values(solver, widths)
+      if !damaged && zip(optimum, corrupted).contains(where: { abs($0 - $1) > 1e-3 }) { break }
+      solver.state = saved
+      corrupted = []
+    }
+    #expect(!corrupted.isEmpty, "no corruption moved the layout: the test would prove nothing")
+
+    solver.tableau.objectiveSuspect = true
+    try solver.suggestValue(root, 1000)  // the same value: only the end of the operation runs
+    #expect(solver.counters.objectiveRefreshes == 1)
+    #expect(solver.counters.rebuilds == 0)
+    let after = Self.values(solver, widths)
+    for (a, b) in zip(optimum, after) { #expect(abs(a - b) < 1e-9) }
+    let suspect = solver.tableau.objectiveSuspect
+    #expect(!suspect)
+  }
+
+  /// A pivot on an element under `Tolerance.illConditionedPivot` flags the objective; pivots
+  /// of a layout (elements near 1) do not. A ratio of 1e-6 (the smallest coefficient the
+  /// solver takes) between a restricted width and a weak target makes the optimiser pivot
+  /// on it.
+  @Test(arguments: [Solver.Representation.adaptive, .lazy, .canonical])
+  func onlyAnIllConditionedPivotRefreshesTheObjective(
+    _ representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let (root, _, _) = try Self.nestedBoxes(solver, count: 60)
+    try solver.suggestValue(root, 700)
+    #expect(solver.counters.objectiveRefreshes == 0)
+
+    let x = solver.makeVariable("x")
+    try solver.addConstraint(x >= 1)
+    try solver.addConstraint((1e-6 * x == 2) | .weak)
+    solver.updateVariables()
+    #expect(solver.counters.objectiveRefreshes >= 1)
+    #expect(abs(solver.value(of: x) - 2e6) < 1e-3)
+  }
+
   /// A refusal restores the solver as it was; when that state is itself damaged (a pivot
   /// undoing the refused operation's pivots was refused, so the basis stopped part-way
   /// back), the throw skips the operation's own repair, so the refusal repairs it before

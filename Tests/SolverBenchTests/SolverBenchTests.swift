@@ -19,6 +19,9 @@ struct SolverBenchTests {
       let work = workload.suggests ? ticks.valuesUpdated : ticks.rowsTouched + ticks.pivots
       #expect(work > 0, "\(workload) \(size): ticks did no solver work (\(ticks))")
       #expect(ticks.rebuilds == 0, "\(workload) \(size): a tick rebuilt the tableau")
+      #expect(
+        system.solver.counters.objectiveRefreshes == 0,
+        "\(workload) \(size): a layout pivot was taken for an ill-conditioned one")
     }
   }
 
@@ -62,7 +65,7 @@ struct SolverBenchTests {
     #expect(result.ticks >= 6, "a measurement runs at least one cycle of six tick values")
     let counterKeys: Set<String> = [
       "pivots", "rowsTouched", "substitutions", "expansions", "cachedShifts",
-      "valuesUpdated", "repairs", "rebuilds",
+      "valuesUpdated", "repairs", "rebuilds", "objectiveRefreshes",
     ]
     for key in ["buildCounters", "tickCounters"] {
       let counters = try #require(object[key] as? [String: Int], "\(key) missing")

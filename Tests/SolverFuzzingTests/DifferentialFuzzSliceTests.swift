@@ -48,11 +48,14 @@ import Testing
   /// a lazy tableau off a required constraint (seed 381 of 60-200 boxes, at a4c1fa5), a
   /// satisfiable constraint refused even by a canonical rebuild in record order (105445 of
   /// 2-200 boxes), and a tied optimum the judge once saw 208.9 apart because it netted
-  /// round-off off every violation (105608). A few seconds each in a debug build.
+  /// round-off off every violation (105608), and an objective that a pivot on 4e-8 left
+  /// 49,647 off its true value, so that the simplex stopped with a weak error 175 over the
+  /// optimum (112481). A few seconds each in a debug build.
   @Test(arguments: [
     (UInt64(381), 60...200, Solver.Representation.lazy),
     (105445, 2...200, .lazy),
     (105608, 2...200, .canonical),
+    (112481, 2...200, .adaptive),
   ])
   func seedsThatOnceFailedMatchAFreshSolve(
     seed: UInt64, boxes: ClosedRange<Int>, representation: Solver.Representation
