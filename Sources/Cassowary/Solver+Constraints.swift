@@ -123,6 +123,10 @@ extension Solver {
       subject = marker
     }
     if subject.isValid {
+      // Solving divides by the subject's coefficient, as a pivot does (see `pivot`).
+      if abs(row.coefficient(for: subject)) < Tolerance.illConditionedPivot {
+        tableau.objectiveSuspect = true
+      }
       row.solve(for: subject)
       tableau.addRow(row, basic: subject)
       if tableau.lazy {

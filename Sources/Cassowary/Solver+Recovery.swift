@@ -165,10 +165,11 @@ extension Solver {
 
   /// After a refusal restored the solver: the state it went back to can itself be damaged
   /// (a pivot that undid the refused operation's pivots was refused, leaving a basis
-  /// part-way back). The throw skips the operation's own repair, so it runs here; the
+  /// part-way back), or carry an objective that an ill-conditioned pivot and its undoing
+  /// went through. The throw skips the operation's own repair, so it runs here; the
   /// conflict found stays reported.
   private func repairRestoredDamage() {
-    guard tableau.damaged else { return }
+    guard tableau.damaged || tableau.objectiveSuspect else { return }
     let conflicts = conflictingConstraints
     repairIfDamaged()
     conflictingConstraints = conflicts

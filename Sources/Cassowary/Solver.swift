@@ -120,12 +120,19 @@ public final class Solver {
   /// required constraint that they break beyond round-off, is damage, and the tableau is
   /// rebuilt (`Solver+Recovery.swift`). Only the constraints of variables whose values
   /// changed are checked: the others hold as they did at the last read-out.
+  ///
+  /// A repair can pivot (an objective refresh re-optimises), and the values it moves are
+  /// checked like any others before they leave: check and repair alternate, a bounded
+  /// number of times.
   private func screenReadOut() {
-    if !tableau.damaged && tableau.auditedVersion != tableau.structureVersion {
-      if !changedValuesHold() { tableau.damaged = true }
-      tableau.auditedVersion = tableau.structureVersion
+    for _ in 0..<3 {
+      if !tableau.damaged && tableau.auditedVersion != tableau.structureVersion {
+        if !changedValuesHold() { tableau.damaged = true }
+        tableau.auditedVersion = tableau.structureVersion
+      }
+      guard tableau.damaged || tableau.objectiveSuspect else { return }
+      repairIfDamaged()
     }
-    repairIfDamaged()
   }
 
   func mapSymbol(_ symbol: Symbol, to variable: Variable) {
@@ -343,7 +350,11 @@ public final class Solver {
     // row the dual simplex cannot repair is negative by round-off only. In a canonical
     // tableau it is left; a lazy one is rebuilt, since there that round-off can be damage
     // that grows.
-    if !tableau.dualOptimize() && tableau.lazy { tableau.damaged = true }
+    // After an ill-conditioned pivot, too: the objective refresh that follows runs the
+    // primal simplex, which needs a feasible basis.
+    if !tableau.dualOptimize() && (tableau.lazy || tableau.objectiveSuspect) {
+      tableau.damaged = true
+    }
     repairIfDamaged()
     checkInvariants()
   }
