@@ -210,6 +210,8 @@ public class StackView: View {
   /// neighbours changed, in-place constant changes after a spacing or inset change.
   override public func updateConstraints() throws(LayoutError) {
     try super.updateConstraints()
+    // Under frame layout `layoutSubviews` places the children; constraints would go unread.
+    guard owner?.engine != nil else { return }
     let geometry = geometryChanged
     let regenerate = alignmentChanged
     geometryChanged = false

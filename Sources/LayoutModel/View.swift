@@ -20,7 +20,7 @@ open class View: CustomStringConvertible {
   ///
   /// The frame, the subviews and the tag are read for every view of a tree by the layout
   /// passes and the harness's frame check. The frame and the subviews are written only by
-  /// this module and the tag once, when a view is made; none is written while a read is
+  /// this module and the tag when a view joins or leaves a scene; none is written while a read is
   /// open, so their accesses are not checked at run time (a dynamic exclusivity check per
   /// read was most of a frame check's cost).
   @exclusivity(unchecked) public internal(set) var frame: Rect = .zero

@@ -3,10 +3,8 @@ import LayoutModel
 /// A scene materialised as live views in a window, with the view of every scene id.
 public final class SceneTree {
   public let window: Window
-  /// The view of each scene node id.
+  /// The view of each scene node id. (A view's own id is its `tag` minus one.)
   public private(set) var views: [Int: View] = [:]
-  /// The scene id of each view.
-  private var ids: [ObjectIdentifier: Int] = [:]
   /// The constraints each node declared, by node id (scenes without constraints: empty).
   private(set) var constraints: [Int: [LayoutConstraint]] = [:]
   /// Constraints of views made but not yet in the window: activated once the subtree joins
@@ -18,6 +16,8 @@ public final class SceneTree {
   /// - Throws: ``LayoutError`` for invalid sizes in the scene.
   public init(scene: Scene, mode: Window.LayoutMode) throws(LayoutError) {
     window = try Window(size: scene.windowSize, layoutMode: mode)
+    // Growing the table one view at a time rehashed it a dozen times on a large scene.
+    views.reserveCapacity(scene.viewCount)
     try window.addSubview(try makeView(scene.root))
     try activatePending()
   }
@@ -111,20 +111,24 @@ public final class SceneTree {
     }
     for constraint in node.constraints { pending.append((node.id, constraint)) }
     views[node.id] = view
-    ids[ObjectIdentifier(view)] = node.id
-    // The id + 1: 0 (the default) then marks a view outside the scene (`FrameCheck`).
+    // The id + 1: 0 (the default) then marks a view outside the scene (`FrameCheck`), and
+    // `id(of:)` reads it back.
     view.tag = node.id &+ 1
     return view
   }
 
   /// The scene id of a view of this tree.
-  public func id(of view: View) -> Int? { ids[ObjectIdentifier(view)] }
+  public func id(of view: View) -> Int? {
+    let id = view.tag &- 1
+    return id >= 0 && views[id] === view ? id : nil
+  }
 
   /// Drops the ids of a subtree that left the scene.
   func forget(_ view: View) {
     try? view.forEachInSubtree { sub in
-      if let id = ids.removeValue(forKey: ObjectIdentifier(sub)) {
+      if let id = id(of: sub) {
         views[id] = nil
+        sub.tag = 0
         if !constraints.isEmpty { constraints[id] = nil }
       }
     }
