@@ -26,6 +26,9 @@ public struct Expression: Hashable, Sendable {
 
   /// Sums the coefficients of repeated variables and drops zero terms, keeping first-use order.
   public func reduced() -> Expression {
+    // Most are reduced already (a layout constraint between siblings): returned as they
+    // are, they share their terms instead of copying them.
+    if isReduced { return self }
     // Layout constraints have a handful of terms: a quadratic scan beats hashing.
     var kept: [Term] = []
     kept.reserveCapacity(terms.count)
@@ -38,6 +41,15 @@ public struct Expression: Hashable, Sendable {
     }
     kept.removeAll { $0.coefficient == 0 }
     return Expression(kept, constant: constant)
+  }
+
+  /// Whether no variable repeats and no coefficient is zero.
+  var isReduced: Bool {
+    for i in terms.indices {
+      if terms[i].coefficient == 0 { return false }
+      for j in 0..<i where terms[j].variable == terms[i].variable { return false }
+    }
+    return true
   }
 
   func scaled(by k: Double) -> Expression {

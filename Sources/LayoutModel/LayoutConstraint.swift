@@ -277,40 +277,65 @@ public final class LayoutConstraint: CustomStringConvertible {
     } else {
       space = firstView.parent ?? firstView
     }
-    var expression = anchorExpression(firstView, firstAttribute, in: space, engine)
+    // Both anchors' terms go into one array, sized once (a constraint between siblings has
+    // four): building each anchor's expression and combining them took four allocations.
+    var terms: [Term] = []
+    var count = anchorTermCount(firstView, firstAttribute, in: space)
     if let secondView, let secondAttribute {
-      let second = anchorExpression(secondView, secondAttribute, in: space, engine)
-      expression = expression - second * multiplier
+      count += anchorTermCount(secondView, secondAttribute, in: space)
     }
-    anchorConstant = expression.constant
-    expression.constant -= constant
+    terms.reserveCapacity(count)
+    appendAnchorTerms(firstView, firstAttribute, in: space, engine, times: 1, to: &terms)
+    if let secondView, let secondAttribute {
+      appendAnchorTerms(
+        secondView, secondAttribute, in: space, engine, times: -multiplier, to: &terms)
+    }
+    // Anchors are sums of variables: their constant part is 0.
+    anchorConstant = 0
+    let expression = Expression(terms, constant: anchorConstant - constant)
     return Constraint(expression, relation.solverRelation, strength: priority.strength)
   }
 
-  private func anchorExpression(
-    _ view: View, _ attribute: LayoutAttribute, in space: View, _ engine: LayoutEngine
-  ) -> Expression {
-    let vars = engine.variables(of: view)
+  /// How many terms `appendAnchorTerms` writes for the anchor.
+  private func anchorTermCount(_ view: View, _ attribute: LayoutAttribute, in space: View) -> Int {
     switch attribute {
-    case .width: return Expression(vars.width)
-    case .height: return Expression(vars.height)
+    case .width, .height: return 1
     default: break
     }
-    // The origin of `view` in `space`: the sum of the origins on the way up.
-    var terms: [Term] = []
+    var count = 1
+    var walker = view
+    while walker !== space, let up = walker.parent {
+      count += 1
+      walker = up
+    }
+    return count
+  }
+
+  /// Appends `k` times the anchor's expression over the solver's variables: a size is its
+  /// variable; a position is the sum of the origins on the way up to `space`, plus the size
+  /// (trailing, bottom) or half of it (centres).
+  private func appendAnchorTerms(
+    _ view: View, _ attribute: LayoutAttribute, in space: View, _ engine: LayoutEngine,
+    times k: Double, to terms: inout [Term]
+  ) {
+    let vars = engine.variables(of: view)
+    switch attribute {
+    case .width: return terms.append(Term(vars.width, k))
+    case .height: return terms.append(Term(vars.height, k))
+    default: break
+    }
     var walker = view
     while walker !== space, let up = walker.parent {
       let w = engine.variables(of: walker)
-      terms.append(Term(attribute.axis == .horizontal ? w.x : w.y))
+      terms.append(Term(attribute.axis == .horizontal ? w.x : w.y, k))
       walker = up
     }
     let size = attribute.axis == .horizontal ? vars.width : vars.height
     switch attribute {
-    case .trailing, .bottom: terms.append(Term(size))
-    case .centerX, .centerY: terms.append(Term(size, 0.5))
+    case .trailing, .bottom: terms.append(Term(size, k))
+    case .centerX, .centerY: terms.append(Term(size, 0.5 * k))
     default: break
     }
-    return Expression(terms)
   }
 }
 

@@ -34,6 +34,35 @@ import Testing
     expectFrame(bottom, rect(134, 62, 30, 10))
   }
 
+  /// Under frame layout a stack makes no constraints (no solver would read them: building
+  /// them was a fifth of a cold frame-layout build); the same subtree moved into an Auto
+  /// Layout window gets its constraints there, and the same frames.
+  @Test func onlyAutoLayoutStacksMakeConstraints() throws {
+    let frames = try window(.frames)
+    let stack = try StackView(axis: .vertical, spacing: 10, alignment: .center, name: "stack")
+    let image = try ImageView(size: Size(width: 50, height: 20), name: "image")
+    let label = Label(text: "Hello", name: "label")
+    for view in [image, label] as [View] { try stack.addSubview(view) }
+    try frames.addSubview(stack)
+    try frames.runUpdateCycle()
+    // Centred: (300 - 50) / 2 = 125; the label spans the width below the gap of 10.
+    expectFrame(image, rect(125, 0, 50, 20))
+    expectFrame(label, rect(0, 30, 300, 17))
+    for view in [stack, image, label] as [View] { #expect(view.attachedConstraints.isEmpty) }
+    stack.setAlignment(.leading)
+    try frames.runUpdateCycle()
+    expectFrame(image, rect(0, 0, 50, 20))
+    #expect(image.attachedConstraints.isEmpty)
+
+    let auto = try window(.autoLayout)
+    stack.removeFromSuperview()
+    try auto.addSubview(stack)
+    try auto.runUpdateCycle()
+    #expect(!image.attachedConstraints.isEmpty)
+    expectFrame(image, rect(0, 0, 50, 20))
+    expectFrame(label, rect(0, 30, 300, 17))
+  }
+
   /// Changing the alignment of a laid-out stack moves its fixed-size children (under Auto
   /// Layout, by replacing the alignment constraints), and only them.
   @Test(arguments: Window.LayoutMode.allCases)
