@@ -169,7 +169,7 @@ extension Solver {
   /// went through. The throw skips the operation's own repair, so it runs here; the
   /// conflict found stays reported.
   private func repairRestoredDamage() {
-    guard tableau.damaged || tableau.objectiveSuspect else { return }
+    guard tableau.needsRepair else { return }
     let conflicts = conflictingConstraints
     repairIfDamaged()
     conflictingConstraints = conflicts
@@ -180,7 +180,7 @@ extension Solver {
   /// included). A refresh can pivot, and so damage; the pair runs at most twice.
   @inline(__always)
   func repairIfDamaged() {
-    guard tableau.damaged || tableau.objectiveSuspect else { return }
+    guard tableau.needsRepair else { return }
     for _ in 0..<2 {
       rebuildIfDamaged()
       guard tableau.objectiveSuspect else { return }

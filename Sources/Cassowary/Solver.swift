@@ -126,11 +126,11 @@ public final class Solver {
   /// number of times.
   private func screenReadOut() {
     for _ in 0..<3 {
-      if !tableau.damaged && tableau.auditedVersion != tableau.structureVersion {
+      if tableau.needsAudit {
         if !changedValuesHold() { tableau.damaged = true }
         tableau.auditedVersion = tableau.structureVersion
       }
-      guard tableau.damaged || tableau.objectiveSuspect else { return }
+      guard tableau.needsRepair else { return }
       repairIfDamaged()
     }
   }

@@ -125,6 +125,11 @@ struct Tableau {
   /// recomputes the objective from the constraints' error terms once the operation ends
   /// and re-optimises (`Solver+Recovery.swift`).
   var objectiveSuspect = false
+  /// Whether the end of the operation has work: a rebuild or an objective refresh. (One
+  /// read of the tableau where two would each pay the solver's access check.)
+  var needsRepair: Bool { damaged || objectiveSuspect }
+  /// Whether the values changed by structure since the solver last checked them.
+  var needsAudit: Bool { !damaged && auditedVersion != structureVersion }
   /// The `structureVersion` at which the solver last checked the values it handed out
   /// against its required constraints (`Solver+Recovery.swift`); none yet in a new tableau.
   var auditedVersion = UInt64.max
