@@ -29,15 +29,20 @@ open class View: CustomStringConvertible {
   // The tree owns its views downwards only. `deinit` clears the children's back pointers,
   // so these never dangle; they are unowned(unsafe) to keep reference counting off the
   // passes, which follow them for every flagged view.
-  unowned(unsafe) var parent: View?
-  unowned(unsafe) var owner: Window?
+  //
+  // These, the flags, the depth and the frame-layout cache are read and written for every
+  // view that joins a tree or that a pass visits, and, like the frame, only by this module,
+  // never while an access to the same property is open: they are not checked at run time
+  // either (the checks were about a fifth of a cold frame-layout build of a feed).
+  @exclusivity(unchecked) unowned(unsafe) var parent: View?
+  @exclusivity(unchecked) unowned(unsafe) var owner: Window?
   /// Distance from the root of the tree (the window has depth 0).
-  var depth = 0
+  @exclusivity(unchecked) var depth = 0
 
   // MARK: - Flags
-  public internal(set) var needsLayout = false
-  public internal(set) var needsUpdateConstraints = false
-  public internal(set) var needsDisplay = false
+  @exclusivity(unchecked) public internal(set) var needsLayout = false
+  @exclusivity(unchecked) public internal(set) var needsUpdateConstraints = false
+  @exclusivity(unchecked) public internal(set) var needsDisplay = false
 
   // MARK: - Auto Layout state
   /// The solver variables of this view (origin in the superview's space, and size).
@@ -55,8 +60,8 @@ open class View: CustomStringConvertible {
   // MARK: - Frame layout state
   /// The last `sizeThatFits` proposal and answer (nil proposal: not measured since the
   /// content last changed).
-  var fitProposal: Size?
-  var fitResult = Size.zero
+  @exclusivity(unchecked) var fitProposal: Size?
+  @exclusivity(unchecked) var fitResult = Size.zero
 
   // MARK: - Cycle detection
   var visitEpoch: UInt32 = 0

@@ -22,9 +22,11 @@ public final class Window: View {
   public let layoutMode: LayoutMode
   let engine: LayoutEngine?
 
-  var layoutQueue = DepthQueue()
-  var constraintQueue: [View] = []
-  var displayQueue: [View] = []
+  // The queues are changed for every flagged view, by this module only, and no queue
+  // operation calls out while it runs: not checked at run time (see `View.parent`).
+  @exclusivity(unchecked) var layoutQueue = DepthQueue()
+  @exclusivity(unchecked) var constraintQueue: [View] = []
+  @exclusivity(unchecked) var displayQueue: [View] = []
   /// An empty buffer the passes swap with their queue.
   private var spareQueue: [View] = []
 
