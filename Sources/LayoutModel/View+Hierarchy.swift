@@ -15,7 +15,8 @@ extension View {
   /// - Throws: as ``addSubview(_:)``, and ``LayoutError/indexOutOfRange(view:index:count:)``.
   public func insertSubview(_ view: View, at index: Int) throws(LayoutError) {
     if view is Window { throw .windowAsSubview(view.description) }
-    if view === self || isDescendant(of: view) {
+    // Only a view with subviews can be an ancestor (a new view, built top-down, has none).
+    if view === self || (!view.subviews.isEmpty && isDescendant(of: view)) {
       throw .viewIsAncestor(child: view.description, parent: description)
     }
     let count = view.parent === self ? subviews.count - 1 : subviews.count
@@ -32,7 +33,7 @@ extension View {
       return
     }
     if view.parent != nil { view.removeFromSuperview() }
-    subviews.insert(view, at: index)
+    if index == subviews.count { subviews.append(view) } else { subviews.insert(view, at: index) }
     view.parent = self
     view.moved(toDepth: depth + 1, window: owner)
     didAddSubview(view)
