@@ -91,6 +91,10 @@ final class LayoutEngine {
 
   func install(_ constraint: LayoutConstraint) throws(LayoutError) {
     let solverConstraint = constraint.makeSolverConstraint(in: self)
+    // Writing the constraint can attach a view that joined the window with it (a subtree
+    // arriving parent first), and attaching installs that view's constraints: this one
+    // among them. A second copy would stay in the solver after the constraint is removed.
+    if constraint.isInstalled { return }
     try add(solverConstraint, describing: constraint.description)
     constraint.installed = solverConstraint
     constraint.flagAffectedViews()

@@ -63,6 +63,32 @@ import Testing
     expectFrame(label, rect(0, 30, 300, 17))
   }
 
+  /// A laid-out stack moved into another Auto Layout window takes its constraints along,
+  /// each installed once: attaching the stack installs a constraint that names a child,
+  /// which attaches the child first, and that used to install the same constraint a second
+  /// time (the copy stayed in the solver when the stack later replaced the constraint).
+  @Test func aStackMovedBetweenAutoLayoutWindowsInstallsEachConstraintOnce() throws {
+    let first = try window(.autoLayout)
+    let stack = try StackView(axis: .vertical, spacing: 10, alignment: .center, name: "stack")
+    let image = try ImageView(size: Size(width: 50, height: 20), name: "image")
+    let label = Label(text: "Hello", name: "label")
+    for view in [image, label] as [View] { try stack.addSubview(view) }
+    try first.addSubview(stack)
+    try first.runUpdateCycle()
+    let installedInFirst = try #require(first.engine).solver.constraintCount
+
+    let second = try window(.autoLayout)
+    stack.removeFromSuperview()
+    try second.addSubview(stack)
+    try second.runUpdateCycle()
+    #expect(try #require(second.engine).solver.constraintCount == installedInFirst)
+    expectFrame(image, rect(125, 0, 50, 20))
+    stack.setAlignment(.leading)
+    try second.runUpdateCycle()
+    expectFrame(image, rect(0, 0, 50, 20))
+    expectFrame(label, rect(0, 30, 300, 17))
+  }
+
   /// Changing the alignment of a laid-out stack moves its fixed-size children (under Auto
   /// Layout, by replacing the alignment constraints), and only them.
   @Test(arguments: Window.LayoutMode.allCases)
