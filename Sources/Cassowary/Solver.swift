@@ -23,7 +23,7 @@ public final class Solver {
   @exclusivity(unchecked) var variableSymbols: [Symbol] = []
   /// The variable of each external symbol, indexed by `Symbol.index` (-1 for other symbols).
   @exclusivity(unchecked) var symbolVariables: [Int32] = []
-  @exclusivity(unchecked) var variableValues: ContiguousArray<Double> = []
+  @usableFromInline @exclusivity(unchecked) var variableValues: ContiguousArray<Double> = []
   @exclusivity(unchecked) var editIndex: [Int32] = []
   /// The required constraints as the check of read-outs reads them (`Solver+Audit.swift`).
   @exclusivity(unchecked) var audit = Audit()
@@ -85,8 +85,11 @@ public final class Solver {
 
   public func name(of variable: Variable) -> String { variableNames[Int(variable.index)] }
 
-  /// The value computed by the last ``updateVariables()``.
-  public func value(of variable: Variable) -> Double { variableValues[Int(variable.index)] }
+  /// The value computed by the last ``updateVariables()``. Inlinable: a layout pass reads
+  /// four values per child, and the call was most of what it cost.
+  @inlinable public func value(of variable: Variable) -> Double {
+    variableValues[Int(variable.index)]
+  }
 
   /// Copies the current solution into the variables' values. Only variables whose rows
   /// changed since the last call are visited, so a tick that moves few values is cheap.

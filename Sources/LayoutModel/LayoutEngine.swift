@@ -205,10 +205,20 @@ final class LayoutEngine {
     flushConstants()
     needsSolve = false
     solves += 1
-    solver.updateVariables { variable, _ in
-      guard let unmanaged = owners[Int(variable.index)] else { return }
-      let view = unmanaged.takeUnretainedValue()
-      (view.parent ?? view).setNeedsLayout()
+    // Moved variables come view by view and sibling by sibling (a cell's y, the next
+    // cell's y...): one flag per run of the same superview. The owners are read without a
+    // retain (the window holds every attached view while it solves).
+    var lastFlagged: Unmanaged<View>?
+    owners.withUnsafeBufferPointer { owners in
+      solver.updateVariables { variable, _ in
+        guard let unmanaged = owners[Int(variable.index)] else { return }
+        let target = unmanaged._withUnsafeGuaranteedRef { view in
+          Unmanaged.passUnretained(view.parent ?? view)
+        }
+        guard target.toOpaque() != lastFlagged?.toOpaque() else { return }
+        lastFlagged = target
+        target._withUnsafeGuaranteedRef { $0.setNeedsLayout() }
+      }
     }
   }
 }
