@@ -78,40 +78,51 @@ extension Row {
   }
 
   /// The row's value, `constant + Σ coefficient·value`, over values indexed by symbol.
-  ///
-  /// A long row (a dense expanded row has a cell per box of a stack) is summed in four
-  /// interleaved partial sums, so that the additions do not wait on each other: one running
-  /// sum costs an addition's latency per cell. The order is fixed by the row alone, so every
-  /// evaluation of the same row over the same values gives the same result to the last bit.
   @inline(__always)
   func value(over values: UnsafeBufferPointer<Double>) -> Double {
     withUnsafeHandle { row in
-      let n = row.count
-      if n < 16 {
-        var v = constant
-        for i in 0..<n {
-          v += row.coefficients[i] * values[row.symbols[i].index]
-        }
-        return v
-      }
-      var s0 = 0.0
-      var s1 = 0.0
-      var s2 = 0.0
-      var s3 = 0.0
-      var i = 0
-      while i &+ 4 <= n {
-        s0 += row.coefficients[i] * values[row.symbols[i].index]
-        s1 += row.coefficients[i &+ 1] * values[row.symbols[i &+ 1].index]
-        s2 += row.coefficients[i &+ 2] * values[row.symbols[i &+ 2].index]
-        s3 += row.coefficients[i &+ 3] * values[row.symbols[i &+ 3].index]
-        i &+= 4
-      }
-      while i < n {
-        s0 += row.coefficients[i] * values[row.symbols[i].index]
-        i &+= 1
-      }
-      return constant + ((s0 + s1) + (s2 + s3))
+      Row.sumCells(
+        constant: constant, symbols: row.symbols, coefficients: row.coefficients, over: values)
     }
+  }
+
+  /// `constant + Σ coefficient·value` over the given cells.
+  ///
+  /// Many cells (a dense expanded row has one per box of a stack) are summed in four
+  /// interleaved partial sums, so that the additions do not wait on each other: one running
+  /// sum costs an addition's latency per cell. The order is fixed by the cells alone, so the
+  /// same cells over the same values give the same result to the last bit.
+  /// `Tableau.evaluate(_:)` repeats this order over a row's basic cells.
+  @inline(__always)
+  static func sumCells(
+    constant: Double, symbols: UnsafeBufferPointer<Symbol>,
+    coefficients: UnsafeBufferPointer<Double>, over values: UnsafeBufferPointer<Double>
+  ) -> Double {
+    let n = symbols.count
+    if n < 16 {
+      var v = constant
+      for i in 0..<n {
+        v += coefficients[i] * values[symbols[i].index]
+      }
+      return v
+    }
+    var s0 = 0.0
+    var s1 = 0.0
+    var s2 = 0.0
+    var s3 = 0.0
+    var i = 0
+    while i &+ 4 <= n {
+      s0 += coefficients[i] * values[symbols[i].index]
+      s1 += coefficients[i &+ 1] * values[symbols[i &+ 1].index]
+      s2 += coefficients[i &+ 2] * values[symbols[i &+ 2].index]
+      s3 += coefficients[i &+ 3] * values[symbols[i &+ 3].index]
+      i &+= 4
+    }
+    while i < n {
+      s0 += coefficients[i] * values[symbols[i].index]
+      i &+= 1
+    }
+    return constant + ((s0 + s1) + (s2 + s3))
   }
 
   /// `self += k · other`, as a linear merge of the two sorted rows, leaving out the cell of

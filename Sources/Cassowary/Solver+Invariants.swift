@@ -71,6 +71,7 @@ extension Solver {
       for s in objective.symbols { precondition(!isBasic(s), "a basic symbol is in the objective") }
       precondition(artificial == nil, "an artificial objective was left behind")
       precondition(staleValues.isEmpty, "values were left stale")
+      precondition(referencesAreExact(), "a row's cached basic cells are stale")
       checkAcyclic()
     }
 

@@ -245,6 +245,7 @@ extension Tableau {
     structureChanged()
     for slot in slots(holding: art) {
       rows[Int(slot)].remove(art)
+      forgetReferences(Int(slot))
       noteRemoved(art)
     }
     objective.remove(art)
@@ -273,6 +274,7 @@ extension Tableau {
       structureChanged()
       for slot in slots(holding: art) {
         rows[Int(slot)].remove(art)
+        forgetReferences(Int(slot))
         noteRemoved(art)
       }
       objective.remove(art)

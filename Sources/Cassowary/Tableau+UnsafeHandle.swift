@@ -30,6 +30,12 @@ extension Tableau {
     // Lists that may grow inside the scope.
     let changedExternals: UnsafeMutablePointer<[Symbol]>
     let infeasible: UnsafeMutablePointer<[Symbol]>
+    // The reference cache (`Tableau+References.swift`): spans per slot, the arena (which
+    // may grow inside the scope) and its count of live entries.
+    let referenceSpans: UnsafeMutableBufferPointer<ReferenceSpan>
+    let referenceSymbols: UnsafeMutablePointer<[Symbol]>
+    let referenceCoefficients: UnsafeMutablePointer<[Double]>
+    let referenceLive: UnsafeMutablePointer<Int>
   }
 
   /// Calls `body` with a handle on the tableau's arrays. While it runs, the tableau is
@@ -40,7 +46,7 @@ extension Tableau {
   /// its buffer addresses then stay in registers across the loops' stores, instead of being
   /// loaded again after each one (passed by value, a pass over 25,000 rows cost 1% more).
   ///
-  /// The fifteen scopes are written flat; the formatter would indent each one level deeper.
+  /// The nineteen scopes are written flat; the formatter would indent each one level deeper.
   // swift-format-ignore
   @inline(__always)
   mutating func withUnsafeHandle<R>(_ body: (inout UnsafeHandle) -> R) -> R {
@@ -59,14 +65,20 @@ extension Tableau {
     levelHeads.withUnsafeMutableBufferPointer { levelHeads in
     withUnsafeMutablePointer(to: &changedExternals) { changedExternals in
     withUnsafeMutablePointer(to: &infeasible) { infeasible in
+    referenceSpans.withUnsafeMutableBufferPointer { referenceSpans in
+    withUnsafeMutablePointer(to: &referenceSymbols) { referenceSymbols in
+    withUnsafeMutablePointer(to: &referenceCoefficients) { referenceCoefficients in
+    withUnsafeMutablePointer(to: &referenceLive) { referenceLive in
       var handle = UnsafeHandle(
         lazy: lazy, epoch: visitEpoch, values: values, changed: changed,
         visitMarks: visitMarks, levels: levels, basicSlot: basicSlot, columns: columns,
         columnCounts: columnCounts, rows: rows, rowBasic: rowBasic, staleValues: staleValues,
         queuedSymbols: queuedSymbols, queuedNext: queuedNext, levelHeads: levelHeads,
-        changedExternals: changedExternals, infeasible: infeasible)
+        changedExternals: changedExternals, infeasible: infeasible,
+        referenceSpans: referenceSpans, referenceSymbols: referenceSymbols,
+        referenceCoefficients: referenceCoefficients, referenceLive: referenceLive)
       return body(&handle)
-    }}}}}}}}}}}}}}}
+    }}}}}}}}}}}}}}}}}}}
   }
 
   /// Makes the work lists of `updateValues()` long enough that they never grow inside it:

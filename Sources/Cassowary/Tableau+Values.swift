@@ -9,11 +9,42 @@ extension Tableau {
     return false
   }
 
-  /// The row's value over the current values (parametric symbols are 0), summed as
-  /// `updateValues()` sums it.
-  @inline(__always)
+  /// The row's value over the current values: its constant plus its cells that name basic
+  /// symbols (a parametric symbol is 0), summed in the order of `Row.sumCells` over those
+  /// cells, as `updateValues()` sums them from the reference cache
+  /// (`Tableau+References.swift`): the same row gives the same value to the last bit.
   func evaluate(_ row: Row) -> Double {
-    values.withUnsafeBufferPointer { row.value(over: $0) }
+    values.withUnsafeBufferPointer { values in
+      basicSlot.withUnsafeBufferPointer { basicSlot in
+        row.withUnsafeHandle { cells in
+          var n = 0
+          for i in 0..<cells.count where basicSlot[cells.symbols[i].index] >= 0 { n &+= 1 }
+          if n < 16 {
+            var v = row.constant
+            for i in 0..<cells.count where basicSlot[cells.symbols[i].index] >= 0 {
+              v += cells.coefficients[i] * values[cells.symbols[i].index]
+            }
+            return v
+          }
+          // Four partial sums by position among the basic cells, the last n % 4 into the
+          // first, as `Row.sumCells` does.
+          var sums = (0.0, 0.0, 0.0, 0.0)
+          let laned = n & ~3
+          var k = 0
+          for i in 0..<cells.count where basicSlot[cells.symbols[i].index] >= 0 {
+            let term = cells.coefficients[i] * values[cells.symbols[i].index]
+            switch k < laned ? k & 3 : 0 {
+            case 0: sums.0 += term
+            case 1: sums.1 += term
+            case 2: sums.2 += term
+            default: sums.3 += term
+            }
+            k &+= 1
+          }
+          return row.constant + ((sums.0 + sums.1) + (sums.2 + sums.3))
+        }
+      }
+    }
   }
 
   mutating func nextEpoch() {
@@ -342,6 +373,7 @@ extension Tableau {
     guard !staleValues.isEmpty else { return true }
     nextEpoch()
     reserveWorkLists()
+    compactReferencesIfNeeded()
     let (consistent, updated) = withUnsafeHandle { $0.updateValues() }
     staleValues.removeAll(keepingCapacity: true)
     counters.valuesUpdated &+= updated
@@ -379,7 +411,7 @@ extension Tableau.UnsafeHandle {
         // only parametric symbols (canonical: its constant is its value).
         var v = 0.0
         if slot >= 0 {
-          v = lazy ? rows[slot].value(over: UnsafeBufferPointer(values)) : rows[slot].constant
+          v = lazy ? referencedValue(slot) : rows[slot].constant
         }
         if v != values[index] {
           values[index] = v

@@ -80,6 +80,13 @@ struct Tableau {
   var freeSlots: [Int32] = []
   var slotMarks: [UInt32] = []
   var markEpoch: UInt32 = 0
+  /// The cells of each row that name basic symbols, for evaluation
+  /// (`Tableau+References.swift`): per slot, a span of the arena.
+  var referenceSpans: [ReferenceSpan] = []
+  var referenceSymbols: [Symbol] = []
+  var referenceCoefficients: [Double] = []
+  /// Entries of the arena inside known spans (the others are dead).
+  var referenceLive = 0
 
   var objective = Objective()
   /// The phase-one objective while a required constraint is added through an artificial
@@ -266,12 +273,16 @@ struct Tableau {
       slot = free
       rows[Int(slot)] = row
       rowBasic[Int(slot)] = basic
+      forgetReferences(Int(slot))
     } else {
       slot = Int32(rows.count)
       rows.append(row)
       rowBasic.append(basic)
       slotMarks.append(0)
+      referenceSpans.append(.unknown)
     }
+    // Rows that name the new basic symbol now name a basic one.
+    referencesGained(basic)
     noteBasis(basic, basic: true)
     basicSlot[basic.index] = slot
     rowCount &+= 1
@@ -287,6 +298,8 @@ struct Tableau {
     var row = Row()
     swap(&row, &rows[slot])
     for symbol in row.symbols { noteRemoved(symbol) }
+    forgetReferences(slot)
+    referencesLost(basic)
     rowBasic[slot] = .invalid
     basicSlot[basic.index] = -1
     rowCount &-= 1
@@ -309,6 +322,7 @@ struct Tableau {
     // follows changes it without copying its buffers.
     var old = row
     swap(&old, &rows[slot])
+    forgetReferences(slot)
     let slot32 = Int32(slot)
     let oldCount = old.symbols.count
     let newCount = rows[slot].symbols.count
@@ -373,6 +387,7 @@ struct Tableau {
     scratch.added.removeAll(keepingCapacity: true)
     scratch.removed.removeAll(keepingCapacity: true)
     rows[slot].add(other, times: k, dropping: dropped, scratch: &scratch)
+    forgetReferences(slot)
     counters.rowsTouched &+= 1
     let s32 = Int32(slot)
     for i in scratch.added.indices { noteAdded(scratch.added[i], in: s32) }
@@ -461,6 +476,10 @@ struct Tableau {
     basicSlot[leaving.index] = -1
     noteBasis(leaving, basic: false)
     rowBasic[slot] = entering
+    // The row changed; rows that name either symbol name a basic one more or less.
+    forgetReferences(slot)
+    referencesGained(entering)
+    referencesLost(leaving)
     levels[leaving.index] = 0
     setLevel(entering, level(of: rows[slot]))
     staleValues.append(leaving)

@@ -1,0 +1,98 @@
+import BenchSupport
+@testable import Cassowary
+import Testing
+
+/// The reference cache (`Tableau+References.swift`): a lazy row's value is summed over its
+/// cells that name basic symbols, read from an arena that must follow every pivot.
+@Suite struct ReferenceCacheTests {
+  /// `evaluate` filters a row's basic cells and sums them in `Row.sumCells`'s order, the
+  /// order the cached path uses: the two agree to the last bit, short rows and long ones.
+  @Test func evaluatingARowSumsItsBasicCellsInTheCachedOrder() {
+    var rng = SplitMix64(seed: 20_261_125)
+    var tableau = Tableau(lazy: true)
+    let symbols = (0..<400).map { _ in tableau.newSymbol(.slack) }
+    // Some symbols basic (a one-cell row each, over a symbol that stays parametric).
+    let anchor = tableau.newSymbol(.slack)
+    var basic = Set<Int>()
+    for s in symbols where rng.int(0...2) == 0 {
+      var row = Row(constant: rng.double(-50...50))
+      row.insert(anchor, 1)
+      tableau.addRow(row, basic: s)
+      basic.insert(s.index)
+    }
+    tableau.updateValues()
+    for trial in 0..<300 {
+      var row = Row(constant: rng.double(-10...10))
+      let length = rng.int(1...(trial % 2 == 0 ? 12 : 200))
+      for s in symbols.shuffled(using: &rng).prefix(length) {
+        row.insert(s, rng.double(-3...3))
+      }
+      let cells = row.symbols.indices.filter { basic.contains(row.symbols[$0].index) }
+      let kept = ContiguousArray(cells.map { row.symbols[$0] })
+      let weights = ContiguousArray(cells.map { row.coefficients[$0] })
+      let expected = kept.withUnsafeBufferPointer { s in
+        weights.withUnsafeBufferPointer { c in
+          tableau.values.withUnsafeBufferPointer { v in
+            Row.sumCells(constant: row.constant, symbols: s, coefficients: c, over: v)
+          }
+        }
+      }
+      let value = tableau.evaluate(row)
+      #expect(
+        value.bitPattern == expected.bitPattern,
+        "trial \(trial): \(cells.count) basic cells of \(row.count): \(value) != \(expected)")
+    }
+  }
+
+  /// A stack of boxes under weak width preferences and a suggested total width: every
+  /// suggestion pivots, and each pivot leaves a dense expanded row in place. After every
+  /// tick the cached spans must hold exactly each row's basic cells, and the values must
+  /// match a solver that solves the same system from scratch.
+  @Test(arguments: [40, 120])
+  func cachedSpansFollowEveryPivot(boxes: Int) throws {
+    let solver = Solver(representation: .lazy)
+    let total = solver.makeVariable("W")
+    try solver.addEditVariable(total, strength: .strong)
+    let initial = 58 * Double(boxes) + 8
+    try solver.suggestValue(total, initial)
+    var constraints: [Constraint] = []
+    var x: [Variable] = []
+    var w: [Variable] = []
+    for i in 0..<boxes {
+      x.append(solver.makeVariable("x\(i)"))
+      w.append(solver.makeVariable("w\(i)"))
+      constraints.append(i == 0 ? x[0] == 8 : x[i] == x[i - 1] + w[i - 1] + 8)
+      constraints.append(x[i] >= 0)
+      constraints.append(w[i] >= 10)
+      // A different weight per box, so the optimum is unique and a fresh solve finds it.
+      constraints.append((w[i] == 50) | Strength(1 + Double(i) / Double(boxes)))
+    }
+    constraints.append(x[boxes - 1] + w[boxes - 1] + 8 == total)
+    for c in constraints { try solver.addConstraint(c) }
+    var knownSpans = 0
+    let offsets: [Double] = [120, -60, 300, -25, 10, -140, 900, -700]
+    for tick in 0..<24 {
+      let suggestion = initial + offsets[tick % offsets.count] * Double(1 + tick % 3)
+      try solver.suggestValue(total, suggestion)
+      solver.updateVariables()
+      #expect(solver.tableau.referencesAreExact(), "tick \(tick): a cached span is stale")
+      knownSpans += solver.tableau.referenceSpans.filter { $0.count > 0 }.count
+      // A fresh solve every few ticks (with invariant checks on, each is slow).
+      guard tick % 6 == 5 else { continue }
+      // The same variables, made in the same order, have the same indices.
+      let fresh = Solver(representation: .canonical)
+      for _ in 0...(2 * boxes) { _ = fresh.makeVariable("") }
+      try fresh.addEditVariable(total, strength: .strong)
+      try fresh.suggestValue(total, suggestion)
+      for c in constraints { try fresh.addConstraint(c) }
+      fresh.updateVariables()
+      for v in [total] + x + w {
+        let (a, b) = (solver.value(of: v), fresh.value(of: v))
+        #expect(abs(a - b) <= 1e-6 * max(1, abs(b)), "tick \(tick): \(a) != \(b)")
+      }
+    }
+    // The cache was in use: rows named basic symbols through known spans.
+    #expect(knownSpans > 0)
+    #expect(solver.counters.pivots > 0)
+  }
+}
