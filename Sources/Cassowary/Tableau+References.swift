@@ -81,8 +81,8 @@ extension Tableau {
     let start = Int(span.start)
     let end = start &+ Int(span.count)
     let newStart = referenceSymbols.count
-    referenceSymbols.reserveCapacity(newStart &+ Int(span.count) &+ 1)
-    referenceCoefficients.reserveCapacity(newStart &+ Int(span.count) &+ 1)
+    // No `reserveCapacity` here: it grows a buffer to exactly the size asked, so every
+    // span moved past the end would reallocate the arena (36 mallocs per chain tick).
     for k in start..<at {
       referenceSymbols.append(referenceSymbols[k])
       referenceCoefficients.append(referenceCoefficients[k])
@@ -113,12 +113,22 @@ extension Tableau {
   }
 
   /// Empties the arena when most of it is dead, forgetting every span.
+  /// Keeps room for the arena to fill up to the next compaction, so that it grows in one
+  /// step when the system grows, not by doubling from empty inside ticks.
   mutating func compactReferencesIfNeeded() {
-    guard referenceSymbols.count > 2 &* referenceLive &+ 4096 else { return }
-    for slot in referenceSpans.indices { referenceSpans[slot] = .unknown }
-    referenceLive = 0
-    referenceSymbols.removeAll(keepingCapacity: true)
-    referenceCoefficients.removeAll(keepingCapacity: true)
+    // A canonical tableau never reads the cache (its rows name no basic symbol).
+    guard lazy else { return }
+    let limit = 2 &* referenceLive &+ 4096
+    if referenceSymbols.count > limit {
+      for slot in referenceSpans.indices { referenceSpans[slot] = .unknown }
+      referenceLive = 0
+      referenceSymbols.removeAll(keepingCapacity: true)
+      referenceCoefficients.removeAll(keepingCapacity: true)
+    }
+    if referenceSymbols.capacity < limit {
+      referenceSymbols.reserveCapacity(limit &+ limit / 2)
+      referenceCoefficients.reserveCapacity(limit &+ limit / 2)
+    }
   }
 
   /// Whether every known span holds exactly the basic cells of its row, in row order.
