@@ -77,15 +77,6 @@ extension Row {
     }
   }
 
-  /// The row's value, `constant + Σ coefficient·value`, over values indexed by symbol.
-  @inline(__always)
-  func value(over values: UnsafeBufferPointer<Double>) -> Double {
-    withUnsafeHandle { row in
-      Row.sumCells(
-        constant: constant, symbols: row.symbols, coefficients: row.coefficients, over: values)
-    }
-  }
-
   /// `constant + Σ coefficient·value` over the given cells.
   ///
   /// Many cells (a dense expanded row has one per box of a stack) are summed in four

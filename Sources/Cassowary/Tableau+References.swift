@@ -18,7 +18,12 @@
 // it holds more dead entries than live ones.
 //
 // Every evaluation sums the same cells in the same order (`Row.sumCells`), whether it reads
-// the arena or filters a row, so a value is the same to the last bit either way.
+// the arena or filters a row, so over the same basis and values the two agree to the last
+// bit. A stored value is not re-evaluated when the basis changes without moving it (a
+// degenerate pivot brings in a symbol at 0): a row of 16 or more basic cells then sums in
+// other lanes at its next evaluation, which can differ from the stored value by round-off.
+// (Cells on parametric symbols are never read, so an infinite coefficient there no longer
+// turns the row's value into NaN; the values a row can reach are unchanged.)
 
 /// Where a row's basic cells sit in the arena; `count` is -1 when they are not known.
 struct ReferenceSpan {

@@ -12,7 +12,7 @@ extension Tableau {
   /// The row's value over the current values: its constant plus its cells that name basic
   /// symbols (a parametric symbol is 0), summed in the order of `Row.sumCells` over those
   /// cells, as `updateValues()` sums them from the reference cache
-  /// (`Tableau+References.swift`): the same row gives the same value to the last bit.
+  /// (`Tableau+References.swift`): over the same basis and values, the same bits.
   func evaluate(_ row: Row) -> Double {
     values.withUnsafeBufferPointer { values in
       basicSlot.withUnsafeBufferPointer { basicSlot in
