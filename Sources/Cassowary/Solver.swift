@@ -102,21 +102,34 @@ public final class Solver {
   /// different, so a client (a view tree) can act on exactly what moved.
   public func updateVariables(_ didChange: (Variable, Double) -> Void) {
     // The changes are collected first and reported after, so that `didChange` may call the
-    // solver again (no access to its state is open while client code runs).
+    // solver again (no access to its state is open while client code runs). Collected over
+    // raw buffers: checked array writes cost a uniqueness check each, three per moved value.
     screenReadOut()
     var moved: [Int32] = []
     swap(&moved, &movedVariables)
-    tableau.drainChangedValues { symbol, value in
-      let index = Int(symbolVariables[symbol.index])
-      guard variableValues[index] != value else { return }
-      variableValues[index] = value
-      moved.append(Int32(index))
+    defer { swap(&moved, &movedVariables) }
+    // Scratch as long as the most values one read-out ever reported (never shrunk, so a
+    // steady state appends nothing).
+    let most = tableau.changedExternals.count
+    if moved.count < most { moved.append(contentsOf: repeatElement(0, count: most &- moved.count)) }
+    var count = 0
+    moved.withUnsafeMutableBufferPointer { moved in
+      symbolVariables.withUnsafeBufferPointer { variableOf in
+        variableValues.withUnsafeMutableBufferPointer { out in
+          tableau.drainChangedValues { symbol, value in
+            let index = Int(variableOf[symbol.index])
+            guard out[index] != value else { return }
+            out[index] = value
+            moved[count] = Int32(index)
+            count &+= 1
+          }
+        }
+      }
     }
-    for index in moved {
+    for i in 0..<count {
+      let index = moved[i]
       didChange(Variable(index: index), variableValues[Int(index)])
     }
-    moved.removeAll(keepingCapacity: true)
-    swap(&moved, &movedVariables)
   }
 
   /// Values are checked before they are handed out: one that is not a number, or a

@@ -170,7 +170,7 @@ struct Tableau {
       return
     }
     objective.remove(symbol)
-    columns[symbol.index].removeAll()
+    columns[symbol.index].removeAll(keepingCapacity: true)
     values[symbol.index] = 0
     // Its index will name another symbol: no work list may still hold this one.
     infeasible.removeAll { $0 == symbol }
@@ -187,9 +187,13 @@ struct Tableau {
 
   /// Hands every external value changed since the last call to `body` (symbol, value).
   mutating func drainChangedValues(_ body: (Symbol, Double) -> Void) {
-    for symbol in changedExternals {
-      changed[symbol.index] = false
-      body(symbol, values[symbol.index])
+    changed.withUnsafeMutableBufferPointer { changed in
+      values.withUnsafeBufferPointer { values in
+        for symbol in changedExternals {
+          changed[symbol.index] = false
+          body(symbol, values[symbol.index])
+        }
+      }
     }
     changedExternals.removeAll(keepingCapacity: true)
   }
@@ -203,9 +207,25 @@ struct Tableau {
 
   // MARK: - Column index
 
+  /// Lists `slot` in `symbol`'s column; the row at `slot` already names the symbol.
   @inline(__always) mutating func noteAdded(_ symbol: Symbol, in slot: Int32) {
     let i = symbol.index
-    columns[i].append(slot)
+    let listed = columns[i].count
+    // The row did not name the symbol, so an entry for `slot` among the last few is stale
+    // and becomes valid again: nothing to add. This is the common case in a stack: the
+    // same few slots take turns holding a dense expanded row (a cell per box), and each
+    // turn would add a stale entry to every box's columns.
+    var relisted = false
+    var k = listed
+    let tail = listed > 4 ? listed &- 4 : 0
+    while k > tail {
+      k &-= 1
+      if columns[i][k] == slot {
+        relisted = true
+        break
+      }
+    }
+    if !relisted { columns[i].append(slot) }
     columnCounts[i] &+= 1
     cellCount &+= 1
     if columnCounts[i] == 1 && symbol.isExternal && basicSlot[i] < 0 {

@@ -212,8 +212,10 @@ final class LayoutEngine {
     owners.withUnsafeBufferPointer { owners in
       solver.updateVariables { variable, _ in
         guard let unmanaged = owners[Int(variable.index)] else { return }
-        let target = unmanaged._withUnsafeGuaranteedRef { view in
-          Unmanaged.passUnretained(view.parent ?? view)
+        // (`view.parent ?? view` made an owned reference: a retain and a release per value.)
+        let target = unmanaged._withUnsafeGuaranteedRef { view -> Unmanaged<View> in
+          guard let parent = view.parent else { return unmanaged }
+          return Unmanaged.passUnretained(parent)
         }
         guard target.toOpaque() != lastFlagged?.toOpaque() else { return }
         lastFlagged = target

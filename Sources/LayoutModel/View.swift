@@ -144,7 +144,9 @@ open class View: CustomStringConvertible {
   /// Places the subviews. In an Auto Layout window the default copies each subview's frame
   /// out of the solver; frame-layout containers override it to place their children.
   open func layoutSubviews() {
-    guard let window = owner, let engine = window.engine else { return }
+    // A leaf has nothing to place: it leaves before taking the window and the engine (a
+    // retain and a release each, on every label of a resize).
+    guard !subviews.isEmpty, let window = owner, let engine = window.engine else { return }
     for child in subviews {
       guard let vars = child.variables else { continue }
       child.assignFrame(engine.frame(of: vars), counting: window)

@@ -29,6 +29,9 @@ public final class Window: View {
   @exclusivity(unchecked) var displayQueue: [View] = []
   /// An empty buffer the passes swap with their queue.
   private var spareQueue: [View] = []
+  /// Kept buffers of ``orderDeepestFirst(_:)``.
+  private var orderScratch: [View] = []
+  private var depthBuckets: [Int] = []
 
   /// How many times one view may be laid out, or have its constraints updated, within one
   /// update cycle before the cycle is reported as a layout cycle. Legitimate layouts need
@@ -224,17 +227,13 @@ public final class Window: View {
   /// 10,000-cell feed took 7.7 minutes and 7 GB that way, 13 s and 0.8 GB this way.
   func constraintsPass() throws(LayoutError) {
     while !constraintQueue.isEmpty {
-      // Swapping with a kept spare reuses both buffers: copying the queue and emptying it
-      // would allocate a new buffer on every pass.
-      var batch = spareQueue
+      // The queue is exchanged for the kept spare buffer, so that neither buffer is shared
+      // (views flagged during the pass append to the queue: a shared buffer would be
+      // copied, an allocation per pass).
+      var batch = takeSpareQueue()
       swap(&batch, &constraintQueue)
-      defer {
-        batch.removeAll(keepingCapacity: true)
-        spareQueue = batch
-      }
-      if batch.count > 1 {
-        batch.sort { ($0 === self ? Int.max : $0.depth) > ($1 === self ? Int.max : $1.depth) }
-      }
+      defer { returnSpareQueue(&batch) }
+      if batch.count > 1 { orderDeepestFirst(&batch) }
       for view in batch where view.needsUpdateConstraints && view.owner === self {
         view.needsUpdateConstraints = false
         try countVisit(view, pass: .constraints)
@@ -244,6 +243,81 @@ public final class Window: View {
         try view.updateConstraints()
       }
     }
+  }
+
+  /// The spare queue buffer, moved out (the property is left without a buffer).
+  private func takeSpareQueue() -> [View] {
+    var batch: [View] = []
+    swap(&batch, &spareQueue)
+    return batch
+  }
+
+  /// Empties a pass's batch, keeping its capacity, as the next spare buffer.
+  private func returnSpareQueue(_ batch: inout [View]) {
+    batch.removeAll(keepingCapacity: true)
+    swap(&batch, &spareQueue)
+  }
+
+  /// Orders a constraints batch for the pass: the window itself first, then the views
+  /// deepest first, equals in queue order (children update their constraints before their
+  /// containers). In place for a small batch, else a counting sort by depth through kept
+  /// buffers: the standard library's stable sort allocates a merge buffer for every batch
+  /// of more than a few views, and a resize queues every label.
+  func orderDeepestFirst(_ batch: inout [View]) {
+    @inline(__always) func rank(_ view: View) -> Int { view === self ? Int.max : view.depth }
+    guard batch.count > 1 else { return }
+    if batch.count <= 24 {
+      // Insertion sort: stable, no buffer.
+      for i in 1..<batch.count {
+        let view = batch[i]
+        let key = rank(view)
+        var j = i
+        while j > 0 && rank(batch[j - 1]) < key {
+          batch[j] = batch[j - 1]
+          j -= 1
+        }
+        batch[j] = view
+      }
+      return
+    }
+    var shallowest = Int.max
+    var deepest = Int.min
+    for view in batch where view !== self {
+      shallowest = min(shallowest, view.depth)
+      deepest = max(deepest, view.depth)
+    }
+    if deepest < shallowest { return }  // The window alone, queued more than once.
+    // Bucket 0 holds the window, bucket 1 + (deepest - depth) a view of that depth; each
+    // bucket's count becomes its start in the output, then its next free position.
+    let buckets = deepest - shallowest + 2
+    if depthBuckets.count < buckets {
+      depthBuckets.append(contentsOf: repeatElement(0, count: buckets - depthBuckets.count))
+    }
+    for b in 0..<buckets { depthBuckets[b] = 0 }
+    for view in batch {
+      depthBuckets[view === self ? 0 : 1 + deepest - view.depth] += 1
+    }
+    var start = 0
+    for b in 0..<buckets {
+      let count = depthBuckets[b]
+      depthBuckets[b] = start
+      start += count
+    }
+    var sorted: [View] = []
+    swap(&sorted, &orderScratch)
+    sorted.removeAll(keepingCapacity: true)
+    // Filled with placeholders, then every position is written once.
+    sorted.append(contentsOf: repeatElement(self as View, count: batch.count))
+    for view in batch {
+      let b = view === self ? 0 : 1 + deepest - view.depth
+      sorted[depthBuckets[b]] = view
+      depthBuckets[b] += 1
+    }
+    swap(&sorted, &batch)
+    // The caller's old buffer, emptied (it must not keep views alive), serves the next
+    // large batch.
+    sorted.removeAll(keepingCapacity: true)
+    swap(&sorted, &orderScratch)
   }
 
   /// Reads the solver's new solution; every view whose variables moved flags its superview
@@ -275,12 +349,9 @@ public final class Window: View {
 
   /// Calls `draw` on every view flagged for display.
   func displayPass() {
-    var batch = spareQueue
+    var batch = takeSpareQueue()
     swap(&batch, &displayQueue)
-    defer {
-      batch.removeAll(keepingCapacity: true)
-      spareQueue = batch
-    }
+    defer { returnSpareQueue(&batch) }
     for view in batch where view.needsDisplay && view.owner === self {
       view.needsDisplay = false
       stored.draw += 1
