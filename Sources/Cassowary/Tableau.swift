@@ -62,14 +62,8 @@ struct Tableau {
   var traversalStack: [(symbol: Symbol, next: Int32)] = []
   /// The work list of `setLevel(_:_:)`, kept between calls.
   var levelStack: [Symbol] = []
-  /// The order and stack of `referenceClosure(of:into:)`, kept between expansions.
-  var closureOrder: [Symbol] = []
-  var closureStack: [(symbol: Symbol, next: Int)] = []
-  /// The work lists of `expand(_:)`, kept between expansions.
-  var expansionTouched: [Symbol] = []
-  var expansionSpread: [(basic: Symbol, weight: Double)] = []
-  var expansionRunEnds: [Int] = []
-  var expansionMergeBuffer: [Symbol] = []
+  /// The work space of `expand(_:)` and `referenceClosure(of:)` (`Tableau+Expansion.swift`).
+  let expansion = ExpansionScratch()
   /// The buffers of the row a pivot last replaced, emptied: the next expansion's result is
   /// built in them.
   var spareRow = Row()

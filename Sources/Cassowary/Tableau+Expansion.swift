@@ -1,0 +1,367 @@
+// The expansion's loops over raw memory: the reference closure of a row and the spreading
+// of each definition in it. A dual pivot in a stack of N boxes expands a row whose closure
+// is the whole stack (2N to 3N rows), so these loops run over every box several times per
+// tick. Through the arrays themselves each append paid a uniqueness check (a runtime call),
+// each row read a retain and a release, and each write to the marks or the accumulator
+// another uniqueness check: about 400 instructions per box per expansion in `chain`.
+
+/// A raw, growable list of a trivial element type, owned by `ExpansionScratch`. Contents
+/// beyond what a caller asks to keep are not preserved when it grows.
+struct ScratchList<Element> {
+  private(set) var base: UnsafeMutablePointer<Element>
+  private(set) var capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    base = .allocate(capacity: capacity)
+  }
+
+  /// Makes room for `count` elements, keeping the first `kept`.
+  @inline(__always) mutating func reserve(_ count: Int, keeping kept: Int = 0) {
+    if count > capacity { grow(count, keeping: kept) }
+  }
+
+  private mutating func grow(_ count: Int, keeping kept: Int) {
+    let newCapacity = Swift.max(count, capacity &* 2)
+    let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+    if kept > 0 { newBase.moveInitialize(from: base, count: kept) }
+    base.deallocate()
+    base = newBase
+    capacity = newCapacity
+  }
+
+  func deallocate() { base.deallocate() }
+}
+
+/// The work space of `Tableau.expand(_:)`, kept between expansions and grown to the largest
+/// one. Shared by copies of a tableau, which is harmless: it holds nothing between two
+/// expansions.
+final class ExpansionScratch {
+  /// The closure, dependencies first, and the traversal's stack.
+  var order = ScratchList<Symbol>(capacity: 64)
+  var stack = ScratchList<(symbol: Symbol, next: Int32)>(capacity: 64)
+  /// The symbols the expansion touches, as sorted runs, and the merge's second buffer.
+  var touched = ScratchList<Symbol>(capacity: 64)
+  var other = ScratchList<Symbol>(capacity: 64)
+  var runEnds = ScratchList<Int>(capacity: 64)
+  /// The coefficients of the result's cells, parallel to the first cells of `touched`.
+  var coefficients = ScratchList<Double>(capacity: 64)
+  /// The weight of each spread definition, parallel to `spreadBasics`.
+  var spreadBasics = ScratchList<Symbol>(capacity: 64)
+  var spreadWeights = ScratchList<Double>(capacity: 64)
+
+  deinit {
+    order.deallocate()
+    stack.deallocate()
+    touched.deallocate()
+    other.deallocate()
+    runEnds.deallocate()
+    coefficients.deallocate()
+    spreadBasics.deallocate()
+    spreadWeights.deallocate()
+  }
+}
+
+extension Tableau {
+  /// The basic symbols a row names, directly or through their rows, written to the first
+  /// elements of `expansion.order`, each after every basic symbol its own row names
+  /// (dependencies first). Returns how many.
+  mutating func referenceClosure(of row: Row) -> Int {
+    nextEpoch()
+    let epoch = visitEpoch
+    let scratch = expansion
+    return rows.withUnsafeBufferPointer { rows in
+      basicSlot.withUnsafeBufferPointer { basicSlot in
+        visitMarks.withUnsafeMutableBufferPointer { marks in
+          row.symbols.withUnsafeBufferPointer { roots in
+            var count = 0
+            var depth = 0
+            for root in roots where basicSlot[root.index] >= 0 && marks[root.index] != epoch {
+              marks[root.index] = epoch
+              scratch.stack.reserve(depth &+ 1, keeping: depth)
+              scratch.stack.base[depth] = (root, 0)
+              depth &+= 1
+              while depth > 0 {
+                let top = scratch.stack.base[depth &- 1]
+                let child: Symbol = rows[Int(basicSlot[top.symbol.index])].symbols
+                  .withUnsafeBufferPointer { cells in
+                    var i = Int(top.next)
+                    while i < cells.count {
+                      let t = cells[i]
+                      i &+= 1
+                      if basicSlot[t.index] >= 0 && marks[t.index] != epoch {
+                        scratch.stack.base[depth &- 1].next = Int32(i)
+                        return t
+                      }
+                    }
+                    return .invalid
+                  }
+                if child.isValid {
+                  marks[child.index] = epoch
+                  scratch.stack.reserve(depth &+ 1, keeping: depth)
+                  scratch.stack.base[depth] = (child, 0)
+                  depth &+= 1
+                } else {
+                  depth &-= 1
+                  scratch.order.reserve(count &+ 1, keeping: count)
+                  scratch.order.base[count] = top.symbol
+                  count &+= 1
+                }
+              }
+            }
+            return count
+          }
+        }
+      }
+    }
+  }
+
+  /// The row with every basic symbol replaced, recursively, by its definition: the same
+  /// equation over parametric symbols only. Each row in the closure is read once.
+  ///
+  /// A cell that sums to less than the near-zero threshold may be a small coefficient or
+  /// the residue of a cancellation (zero in exact arithmetic); only the second is dropped
+  /// (`isResidue`). Telling them apart needs the magnitude of what went into the cell,
+  /// which is computed in a second pass only when such a cell exists.
+  mutating func expand(_ row: Row) -> Row {
+    let closure = referenceClosure(of: row)
+    if closure == 0 { return row }
+    counters.expansions &+= 1
+    nextEpoch()
+    let epoch = visitEpoch
+    let scratch = expansion
+    // Room for every cell the spread can touch: the row's and each definition's. (One pass
+    // over the closure's rows, which the spread reads next.)
+    var bound = row.symbols.count
+    rows.withUnsafeBufferPointer { rows in
+      basicSlot.withUnsafeBufferPointer { basicSlot in
+        for k in 0..<closure {
+          bound &+= rows[Int(basicSlot[scratch.order.base[k].index])].symbols.count
+        }
+      }
+    }
+    scratch.touched.reserve(bound)
+    scratch.other.reserve(bound)
+    scratch.coefficients.reserve(bound)
+    scratch.runEnds.reserve(closure &+ 1)
+    scratch.spreadBasics.reserve(closure)
+    scratch.spreadWeights.reserve(closure)
+    let touched = scratch.touched.base
+    let runEnds = scratch.runEnds.base
+    let order = scratch.order.base
+    let spreadBasics = scratch.spreadBasics.base
+    let spreadWeights = scratch.spreadWeights.base
+    // `touched` becomes a sequence of sorted runs: the row's symbols, then each spread
+    // definition's new ones, in its order; `runEnds` marks where each ends.
+    var n = 0
+    var runs = 0
+    var spreadCount = 0
+    var constant = row.constant
+    rows.withUnsafeBufferPointer { rows in
+      basicSlot.withUnsafeBufferPointer { basicSlot in
+        visitMarks.withUnsafeMutableBufferPointer { marks in
+          accumulator.withUnsafeMutableBufferPointer { accumulator in
+            row.withUnsafeHandle { cells in
+              for i in 0..<cells.count {
+                let s = cells.symbols[i]
+                marks[s.index] = epoch
+                touched[n] = s
+                n &+= 1
+                accumulator[s.index] += cells.coefficients[i]
+              }
+            }
+            if n > 0 {
+              runEnds[0] = n
+              runs = 1
+            }
+            // Referrers before the rows they name, so each basic symbol's weight is
+            // complete when its row is spread.
+            var k = closure
+            while k > 0 {
+              k &-= 1
+              let b = order[k]
+              let weight = accumulator[b.index]
+              accumulator[b.index] = 0
+              guard weight != 0 else { continue }
+              spreadBasics[spreadCount] = b
+              spreadWeights[spreadCount] = weight
+              spreadCount &+= 1
+              let definition = rows[Int(basicSlot[b.index])]
+              constant += weight * definition.constant
+              definition.withUnsafeHandle { cells in
+                for i in 0..<cells.count {
+                  let t = cells.symbols[i]
+                  if marks[t.index] != epoch {
+                    marks[t.index] = epoch
+                    touched[n] = t
+                    n &+= 1
+                  }
+                  accumulator[t.index] += weight * cells.coefficients[i]
+                }
+              }
+              if n > (runs > 0 ? runEnds[runs &- 1] : 0) {
+                runEnds[runs] = n
+                runs &+= 1
+              }
+            }
+          }
+        }
+      }
+    }
+    let sorted = Tableau.mergeRuns(touched, other: scratch.other.base, ends: runEnds, runs: runs)
+    // The parametric cells that are not residues, in order, written back over `touched`.
+    let coefficients = scratch.coefficients.base
+    var kept = 0
+    var small = 0
+    basicSlot.withUnsafeBufferPointer { basicSlot in
+      accumulator.withUnsafeMutableBufferPointer { accumulator in
+        for i in 0..<n {
+          let t = sorted[i]
+          let c = accumulator[t.index]
+          accumulator[t.index] = 0
+          if basicSlot[t.index] < 0 && !isResidue(c, scale: 0) {
+            if nearZero(c) { small &+= 1 }
+            touched[kept] = t
+            coefficients[kept] = c
+            kept &+= 1
+          }
+        }
+      }
+    }
+    // The result goes into the spare row's buffers (the row a pivot last replaced), so a
+    // pivot that expands and then replaces a row allocates nothing once they are large
+    // enough.
+    var result = Row()
+    swap(&result, &spareRow)
+    result.constant = constant
+    result.symbols.removeAll(keepingCapacity: true)
+    result.coefficients.removeAll(keepingCapacity: true)
+    result.symbols.append(contentsOf: UnsafeBufferPointer(start: touched, count: kept))
+    result.coefficients.append(contentsOf: UnsafeBufferPointer(start: coefficients, count: kept))
+    if small > 0 {
+      dropResidues(
+        from: &result, expanding: row,
+        spread: UnsafeBufferPointer(start: spreadBasics, count: spreadCount),
+        weights: UnsafeBufferPointer(start: spreadWeights, count: spreadCount))
+    }
+    return result
+  }
+
+  /// Sorts a list of `runs` sorted runs of distinct symbols (in `list`, the runs ending at
+  /// `ends`) by merging neighbouring runs pairwise, back and forth between `list` and
+  /// `other`; returns the buffer that holds the result. The same order as `sort()`, with no
+  /// allocation.
+  static func mergeRuns(
+    _ list: UnsafeMutablePointer<Symbol>, other: UnsafeMutablePointer<Symbol>,
+    ends: UnsafeMutablePointer<Int>, runs: Int
+  ) -> UnsafeMutablePointer<Symbol> {
+    var source = list
+    var target = other
+    var runCount = runs
+    while runCount > 1 {
+      var merged = 0
+      var start = 0
+      var r = 0
+      while r < runCount {
+        let middle = ends[r]
+        guard r &+ 1 < runCount else {
+          // An odd run out: copied as it is.
+          target.advanced(by: start).update(
+            from: source.advanced(by: start), count: middle &- start)
+          ends[merged] = middle
+          merged &+= 1
+          break
+        }
+        let end = ends[r &+ 1]
+        var i = start
+        var j = middle
+        var k = start
+        while i < middle && j < end {
+          if source[i] < source[j] {
+            target[k] = source[i]
+            i &+= 1
+          } else {
+            target[k] = source[j]
+            j &+= 1
+          }
+          k &+= 1
+        }
+        while i < middle {
+          target[k] = source[i]
+          i &+= 1
+          k &+= 1
+        }
+        while j < end {
+          target[k] = source[j]
+          j &+= 1
+          k &+= 1
+        }
+        ends[merged] = end
+        merged &+= 1
+        start = end
+        r &+= 2
+      }
+      runCount = merged
+      swap(&source, &target)
+    }
+    return source
+  }
+
+  /// Sorts `list`, a sequence of sorted runs of distinct symbols ending at `ends`, the way
+  /// the expansion does (`mergeRuns(_:other:ends:runs:)`); leaves at most one run in `ends`.
+  mutating func mergeRuns(_ list: inout [Symbol], ends: inout [Int]) {
+    guard ends.count > 1 else { return }
+    let scratch = expansion
+    scratch.other.reserve(list.count)
+    let runs = ends.count
+    list.withUnsafeMutableBufferPointer { list in
+      ends.withUnsafeMutableBufferPointer { ends in
+        let result = Tableau.mergeRuns(
+          list.baseAddress!, other: scratch.other.base, ends: ends.baseAddress!, runs: runs)
+        if result != list.baseAddress! {
+          list.baseAddress!.update(from: result, count: list.count)
+        }
+      }
+    }
+    ends.removeLast(ends.count - 1)
+  }
+
+  /// Drops the cells of an expansion that are cancellation residues: the magnitudes of the
+  /// terms that went into each small cell are summed (in `accumulator`) from the original
+  /// row and the weighted definitions that were spread.
+  private mutating func dropResidues(
+    from result: inout Row, expanding row: Row, spread: UnsafeBufferPointer<Symbol>,
+    weights: UnsafeBufferPointer<Double>
+  ) {
+    nextEpoch()
+    for i in result.symbols.indices where nearZero(result.coefficients[i]) {
+      visitMarks[result.symbols[i].index] = visitEpoch
+    }
+    for i in row.symbols.indices where visitMarks[row.symbols[i].index] == visitEpoch {
+      accumulator[row.symbols[i].index] += abs(row.coefficients[i])
+    }
+    for k in spread.indices {
+      let definition = rows[Int(basicSlot[spread[k].index])]
+      let weight = weights[k]
+      for i in definition.symbols.indices
+      where visitMarks[definition.symbols[i].index] == visitEpoch {
+        accumulator[definition.symbols[i].index] += abs(weight * definition.coefficients[i])
+      }
+    }
+    var kept = 0
+    for i in result.symbols.indices {
+      let t = result.symbols[i]
+      let c = result.coefficients[i]
+      if visitMarks[t.index] == visitEpoch {
+        let scale = accumulator[t.index]
+        accumulator[t.index] = 0
+        if isResidue(c, scale: scale) { continue }
+      }
+      result.symbols[kept] = t
+      result.coefficients[kept] = c
+      kept &+= 1
+    }
+    result.symbols.removeLast(result.symbols.count - kept)
+    result.coefficients.removeLast(result.coefficients.count - kept)
+  }
+}
