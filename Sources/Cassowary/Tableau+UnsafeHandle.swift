@@ -190,3 +190,74 @@ struct LevelQueue {
     return symbol
   }
 }
+
+extension Tableau {
+  /// The column index's side of `replaceRow(_:with:)`: the row in `slot` replaced `old`;
+  /// the symbols only the new row names get the slot listed, the ones only the old row named
+  /// lose a count. (`noteAdded` and `noteRemoved` per symbol, over raw buffers: a dense row
+  /// in a stack of views has a cell per box, and each went through two uniqueness checks.)
+  mutating func relist(_ slot: Int, from old: Row) {
+    let slot32 = Int32(slot)
+    var cellDelta = 0
+    var externalsDelta = 0
+    var overgrown: [Symbol] = []
+    swap(&overgrown, &overgrownColumns)
+    rows.withUnsafeBufferPointer { rows in
+      basicSlot.withUnsafeBufferPointer { basicSlot in
+        columns.withUnsafeMutableBufferPointer { columns in
+          columnCounts.withUnsafeMutableBufferPointer { counts in
+            rows[slot].symbols.withUnsafeBufferPointer { new in
+              old.symbols.withUnsafeBufferPointer { old in
+                var i = 0
+                var j = 0
+                while i < old.count || j < new.count {
+                  if j == new.count || (i < old.count && old[i] < new[j]) {
+                    let s = old[i]
+                    let index = s.index
+                    counts[index] &-= 1
+                    cellDelta &-= 1
+                    if counts[index] == 0 && s.isExternal && basicSlot[index] < 0 {
+                      externalsDelta &-= 1
+                    }
+                    i &+= 1
+                  } else if i == old.count || new[j] < old[i] {
+                    let s = new[j]
+                    let index = s.index
+                    // As `noteAdded`: a stale entry among the last four is valid again.
+                    let listed = columns[index].count
+                    var relisted = false
+                    var k = listed
+                    let tail = listed > 4 ? listed &- 4 : 0
+                    while k > tail {
+                      k &-= 1
+                      if columns[index][k] == slot32 {
+                        relisted = true
+                        break
+                      }
+                    }
+                    if !relisted { columns[index].append(slot32) }
+                    counts[index] &+= 1
+                    cellDelta &+= 1
+                    if counts[index] == 1 && s.isExternal && basicSlot[index] < 0 {
+                      externalsDelta &+= 1
+                    }
+                    if columns[index].count > 2 &* Int(counts[index]) &+ 16 { overgrown.append(s) }
+                    j &+= 1
+                  } else {
+                    i &+= 1
+                    j &+= 1
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    cellCount &+= cellDelta
+    referencedParametricExternals &+= externalsDelta
+    for s in overgrown { compactColumn(s) }
+    overgrown.removeAll(keepingCapacity: true)
+    swap(&overgrown, &overgrownColumns)
+  }
+}

@@ -62,6 +62,8 @@ struct Tableau {
   var traversalStack: [(symbol: Symbol, next: Int32)] = []
   /// The work list of `setLevel(_:_:)`, kept between calls.
   var levelStack: [Symbol] = []
+  /// Columns that `relist(_:from:)` found past their compaction bound, kept between calls.
+  var overgrownColumns: [Symbol] = []
   /// The work space of `expand(_:)` and `referenceClosure(of:)` (`Tableau+Expansion.swift`).
   let expansion = ExpansionScratch()
   /// The buffers of the row a pivot last replaced, emptied: the next expansion's result is
@@ -337,23 +339,7 @@ struct Tableau {
     var old = row
     swap(&old, &rows[slot])
     forgetReferences(slot)
-    let slot32 = Int32(slot)
-    let oldCount = old.symbols.count
-    let newCount = rows[slot].symbols.count
-    var i = 0
-    var j = 0
-    while i < oldCount || j < newCount {
-      if j == newCount || (i < oldCount && old.symbols[i] < rows[slot].symbols[j]) {
-        noteRemoved(old.symbols[i])
-        i &+= 1
-      } else if i == oldCount || rows[slot].symbols[j] < old.symbols[i] {
-        noteAdded(rows[slot].symbols[j], in: slot32)
-        j &+= 1
-      } else {
-        i &+= 1
-        j &+= 1
-      }
-    }
+    relist(slot, from: old)
     // The old row's buffers are the next expansion's.
     old.symbols.removeAll(keepingCapacity: true)
     old.coefficients.removeAll(keepingCapacity: true)
