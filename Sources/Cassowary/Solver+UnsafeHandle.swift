@@ -28,25 +28,34 @@ extension Solver {
     var entries: [Audit.Entry] = []
     swap(&entries, &audit.entries)
     defer { swap(&entries, &audit.entries) }
+    // Every array the loop reads is opened once: through the solver (a class) each read of
+    // `audit.slots[i]` reloaded the array and checked its bounds, per term.
     return tableau.values.withUnsafeBufferPointer { values in
       records.withUnsafeBufferPointer { records in
         entries.withUnsafeMutableBufferPointer { entries in
-          for symbol in tableau.changedExternals {
-            guard values[symbol.index].isFinite else { return false }
-            var slot = audit.firstSlot[Int(symbolVariables[symbol.index])]
-            while slot >= 0 {
-              let r = Int(audit.slots[Int(slot)].record)
-              slot = audit.slots[Int(slot)].next
-              guard entries[r].mark != epoch else { continue }
-              entries[r].mark = epoch
-              if !audit.holds(
-                entry: entries[r], constant: records[r].constant, values: values)
-              {
-                return false
+          audit.slots.withUnsafeBufferPointer { slots in
+            audit.firstSlot.withUnsafeBufferPointer { firstSlot in
+              symbolVariables.withUnsafeBufferPointer { variableOf in
+                for symbol in tableau.changedExternals {
+                  guard values[symbol.index].isFinite else { return false }
+                  var slot = firstSlot[Int(variableOf[symbol.index])]
+                  while slot >= 0 {
+                    let r = Int(slots[Int(slot)].record)
+                    slot = slots[Int(slot)].next
+                    guard entries[r].mark != epoch else { continue }
+                    entries[r].mark = epoch
+                    if !Audit.holds(
+                      entry: entries[r], constant: records[r].constant, slots: slots,
+                      values: values)
+                    {
+                      return false
+                    }
+                  }
+                }
+                return true
               }
             }
           }
-          return true
         }
       }
     }
@@ -72,6 +81,17 @@ extension Audit {
   /// within ``Tolerance/audit`` of the magnitudes in its residual.
   @inline(__always)
   func holds(entry: Entry, constant: Double, values: UnsafeBufferPointer<Double>) -> Bool {
+    slots.withUnsafeBufferPointer { slots in
+      Audit.holds(entry: entry, constant: constant, slots: slots, values: values)
+    }
+  }
+
+  /// `holds(entry:constant:values:)` over the term slots as a raw buffer.
+  @inline(__always)
+  static func holds(
+    entry: Entry, constant: Double, slots: UnsafeBufferPointer<Slot>,
+    values: UnsafeBufferPointer<Double>
+  ) -> Bool {
     var residual = constant
     var scale = abs(constant)
     let first = Int(entry.start)
