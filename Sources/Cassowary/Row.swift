@@ -92,9 +92,47 @@ struct Row {
   ///
   /// The cell of `rhs` goes before the cell of `lhs` comes, so the row never holds more
   /// cells than it did: a pivot then never grows (reallocates) the row's buffers.
+  ///
+  /// One pass: the cells between the two positions shift by one, the rest stay (a dense row
+  /// in a stack has a cell per box, and a removal then an insertion each moved half of them).
   mutating func solve(for rhs: Symbol, replacing lhs: Symbol) {
-    let b = remove(rhs)
-    insert(lhs, -1)
+    let (found, i) = search(rhs)
+    let j = search(lhs).index
+    guard found else {
+      // Absent: a zero coefficient, which the caller refuses before solving.
+      let b = remove(rhs)
+      insert(lhs, -1)
+      let k = -1.0 / b
+      constant *= k
+      scaleCoefficients(by: k)
+      return
+    }
+    let b = coefficients[i]
+    symbols.withUnsafeMutableBufferPointer { symbols in
+      coefficients.withUnsafeMutableBufferPointer { coefficients in
+        if j > i {
+          // `lhs` goes after `rhs`: the cells in between move down one place.
+          var p = i
+          while p &+ 1 < j {
+            symbols[p] = symbols[p &+ 1]
+            coefficients[p] = coefficients[p &+ 1]
+            p &+= 1
+          }
+          symbols[j &- 1] = lhs
+          coefficients[j &- 1] = -1
+        } else {
+          // `lhs` goes before `rhs`: the cells in between move up one place.
+          var p = i
+          while p > j {
+            symbols[p] = symbols[p &- 1]
+            coefficients[p] = coefficients[p &- 1]
+            p &-= 1
+          }
+          symbols[j] = lhs
+          coefficients[j] = -1
+        }
+      }
+    }
     let k = -1.0 / b
     constant *= k
     scaleCoefficients(by: k)

@@ -481,7 +481,10 @@ struct Tableau {
     referencesGained(entering)
     referencesLost(leaving)
     levels[leaving.index] = 0
-    setLevel(entering, level(of: rows[slot]))
+    // The pivot row names parametric symbols only (canonical, or expanded above), and the
+    // leaving symbol is parametric now: its level is 1 without a pass over its cells.
+    assert(level(of: rows[slot]) == 1, "a pivot row names a basic symbol")
+    setLevel(entering, 1)
     staleValues.append(leaving)
     staleValues.append(entering)
     if lazy {
