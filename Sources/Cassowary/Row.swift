@@ -97,7 +97,8 @@ struct Row {
   /// in a stack has a cell per box, and a removal then an insertion each moved half of them).
   mutating func solve(for rhs: Symbol, replacing lhs: Symbol) {
     let (found, i) = search(rhs)
-    let j = search(lhs).index
+    let (named, j) = search(lhs)
+    assert(!named, "the symbol replacing the solved one is already in its row")
     guard found else {
       // Absent: a zero coefficient, which the caller refuses before solving.
       let b = remove(rhs)

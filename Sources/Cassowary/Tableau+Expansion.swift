@@ -311,6 +311,7 @@ extension Tableau {
   /// the expansion does (`mergeRuns(_:other:ends:runs:)`); leaves at most one run in `ends`.
   mutating func mergeRuns(_ list: inout [Symbol], ends: inout [Int]) {
     guard ends.count > 1 else { return }
+    precondition(ends.last == list.count, "the runs must cover the list")
     let scratch = expansion
     scratch.other.reserve(list.count)
     let runs = ends.count
