@@ -223,19 +223,7 @@ extension Tableau {
                   } else if i == old.count || new[j] < old[i] {
                     let s = new[j]
                     let index = s.index
-                    // As `noteAdded`: a stale entry among the last four is valid again.
-                    let listed = columns[index].count
-                    var relisted = false
-                    var k = listed
-                    let tail = listed > 4 ? listed &- 4 : 0
-                    while k > tail {
-                      k &-= 1
-                      if columns[index][k] == slot32 {
-                        relisted = true
-                        break
-                      }
-                    }
-                    if !relisted { columns[index].append(slot32) }
+                    Tableau.list(slot32, in: &columns[index])
                     counts[index] &+= 1
                     cellDelta &+= 1
                     if counts[index] == 1 && s.isExternal && basicSlot[index] < 0 {

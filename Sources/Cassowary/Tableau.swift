@@ -206,28 +206,28 @@ struct Tableau {
   /// Lists `slot` in `symbol`'s column; the row at `slot` already names the symbol.
   @inline(__always) mutating func noteAdded(_ symbol: Symbol, in slot: Int32) {
     let i = symbol.index
-    let listed = columns[i].count
-    // The row did not name the symbol, so an entry for `slot` among the last few is stale
-    // and becomes valid again: nothing to add. This is the common case in a stack: the
-    // same few slots take turns holding a dense expanded row (a cell per box), and each
-    // turn would add a stale entry to every box's columns.
-    var relisted = false
-    var k = listed
-    let tail = listed > 4 ? listed &- 4 : 0
-    while k > tail {
-      k &-= 1
-      if columns[i][k] == slot {
-        relisted = true
-        break
-      }
-    }
-    if !relisted { columns[i].append(slot) }
+    Tableau.list(slot, in: &columns[i])
     columnCounts[i] &+= 1
     cellCount &+= 1
     if columnCounts[i] == 1 && symbol.isExternal && basicSlot[i] < 0 {
       referencedParametricExternals &+= 1
     }
     if columns[i].count > 2 &* Int(columnCounts[i]) &+ 16 { compactColumn(symbol) }
+  }
+
+  /// Adds `slot` to a column list whose row at `slot` did not name the symbol until now: an
+  /// entry for `slot` among the last four is then stale and becomes valid again, so nothing
+  /// is appended. This is the common case in a stack: the same few slots take turns holding
+  /// a dense expanded row (a cell per box), and each turn would add a stale entry to every
+  /// box's column.
+  @inline(__always) static func list(_ slot: Int32, in list: inout [Int32]) {
+    var k = list.count
+    let tail = k > 4 ? k &- 4 : 0
+    while k > tail {
+      k &-= 1
+      if list[k] == slot { return }
+    }
+    list.append(slot)
   }
 
   @inline(__always) mutating func noteRemoved(_ symbol: Symbol) {
