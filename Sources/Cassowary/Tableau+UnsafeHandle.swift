@@ -83,16 +83,21 @@ extension Tableau {
 
   /// Makes the work lists of `updateValues()` long enough that they never grow inside it:
   /// each symbol is queued at most once per call, and every level has a list head.
+  ///
+  /// The lists grow to twice what is needed: while a layout is built, every insertion makes a
+  /// symbol or two and brings the values up to date, and growing the lists by exactly that
+  /// each time was a fifth of the cost of updating the values of a new row.
   mutating func reserveWorkLists() {
     let symbolCount = basicSlot.count
     if queuedSymbols.count < symbolCount {
-      queuedSymbols.append(
-        contentsOf: repeatElement(.invalid, count: symbolCount - queuedSymbols.count))
-      queuedNext.append(contentsOf: repeatElement(-1, count: symbolCount - queuedNext.count))
+      let grown = Swift.max(symbolCount, 2 &* queuedSymbols.count)
+      queuedSymbols.append(contentsOf: repeatElement(.invalid, count: grown - queuedSymbols.count))
+      queuedNext.append(contentsOf: repeatElement(-1, count: grown - queuedNext.count))
     }
     let levelCount = Int(highestLevel) + 2
     if levelHeads.count < levelCount {
-      levelHeads.append(contentsOf: repeatElement(-1, count: levelCount - levelHeads.count))
+      let grown = Swift.max(levelCount, 2 &* levelHeads.count)
+      levelHeads.append(contentsOf: repeatElement(-1, count: grown - levelHeads.count))
     }
   }
 }

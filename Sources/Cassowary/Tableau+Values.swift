@@ -128,12 +128,46 @@ extension Tableau {
 
   /// The coefficient of `symbol` in every row's expansion (its column in the canonical
   /// tableau), cells near zero left out.
+  ///
+  /// Callers take a minimum or maximum over the entries with ties broken by symbol, so the
+  /// entries' order does not matter.
   mutating func column(of symbol: Symbol) -> [(basic: Symbol, coefficient: Double)] {
+    var result: [(basic: Symbol, coefficient: Double)] = []
+    if !lazy {
+      // Canonical rows name no basic symbol: the rows that name `symbol` are all that
+      // depend on it, and each one's cell is its expansion's coefficient. The general
+      // traversal sums the same cell times 1 plus the row's other cells times 0, which is
+      // the same number; this skips the traversal and the sums (in a build, a third of a
+      // pivot's work in the ratio test).
+      for slot in slots(holding: symbol) {
+        let s = Int(slot)
+        let d = rows[s].coefficient(for: symbol)
+        if !nearZero(d) { result.append((rowBasic[s], d)) }
+      }
+      assert(sameEntries(result, generalColumn(of: symbol)), "canonical column differs")
+      return result
+    }
+    return generalColumn(of: symbol)
+  }
+
+  /// `column(of:)` through the dependency traversal, valid in both representations.
+  mutating func generalColumn(of symbol: Symbol) -> [(basic: Symbol, coefficient: Double)] {
     var result: [(basic: Symbol, coefficient: Double)] = []
     forEachColumnEntry(of: symbol) { b, d in
       if !nearZero(d) { result.append((b, d)) }
     }
     return result
+  }
+
+  /// Whether two columns hold the same entries, in any order (debug checks).
+  func sameEntries(
+    _ a: [(basic: Symbol, coefficient: Double)], _ b: [(basic: Symbol, coefficient: Double)]
+  ) -> Bool {
+    guard a.count == b.count else { return false }
+    let sorted = { (c: [(basic: Symbol, coefficient: Double)]) in c.sorted { $0.basic < $1.basic } }
+    return zip(sorted(a), sorted(b)).allSatisfy {
+      $0.basic == $1.basic && $0.coefficient == $1.coefficient
+    }
   }
 
   /// Recomputes the values of the symbols in `staleValues` and of everything that depends

@@ -384,8 +384,7 @@ struct Tableau {
     _ slot: Int, _ other: Row, times k: Double, dropping dropped: Symbol = .invalid
   ) {
     structureChanged()
-    scratch.added.removeAll(keepingCapacity: true)
-    scratch.removed.removeAll(keepingCapacity: true)
+    scratch.clearLists()
     rows[slot].add(other, times: k, dropping: dropped, scratch: &scratch)
     forgetReferences(slot)
     counters.rowsTouched &+= 1
@@ -398,8 +397,7 @@ struct Tableau {
   @inline(__always)
   mutating func add(_ other: Row, times k: Double, to target: inout Row) {
     target.add(other, times: k, scratch: &scratch)
-    scratch.added.removeAll(keepingCapacity: true)
-    scratch.removed.removeAll(keepingCapacity: true)
+    scratch.clearLists()
   }
 
   /// Replaces `symbol` by `row` in the objectives.
@@ -409,8 +407,7 @@ struct Tableau {
       let a = artificial!.remove(symbol)
       if a != 0 {
         artificial!.add(row, times: a, scratch: &scratch)
-        scratch.added.removeAll(keepingCapacity: true)
-        scratch.removed.removeAll(keepingCapacity: true)
+        scratch.clearLists()
       }
     }
   }
