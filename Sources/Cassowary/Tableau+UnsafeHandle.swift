@@ -46,6 +46,11 @@ extension Tableau {
   /// its buffer addresses then stay in registers across the loops' stores, instead of being
   /// loaded again after each one (passed by value, a pass over 25,000 rows cost 1% more).
   ///
+  /// Every array is opened for writing, even those the loops only read: in a mutating
+  /// method that costs a uniqueness check, where a read-only scope retained and released
+  /// the array's storage (seven atomic pairs per call, and a layout build brings the values
+  /// up to date after every insertion).
+  ///
   /// The nineteen scopes are written flat; the formatter would indent each one level deeper.
   // swift-format-ignore
   @inline(__always)
@@ -53,13 +58,13 @@ extension Tableau {
     values.withUnsafeMutableBufferPointer { values in
     changed.withUnsafeMutableBufferPointer { changed in
     visitMarks.withUnsafeMutableBufferPointer { visitMarks in
-    levels.withUnsafeBufferPointer { levels in
-    basicSlot.withUnsafeBufferPointer { basicSlot in
-    columns.withUnsafeBufferPointer { columns in
-    columnCounts.withUnsafeBufferPointer { columnCounts in
-    rows.withUnsafeBufferPointer { rows in
-    rowBasic.withUnsafeBufferPointer { rowBasic in
-    staleValues.withUnsafeBufferPointer { staleValues in
+    levels.withUnsafeMutableBufferPointer { levels in
+    basicSlot.withUnsafeMutableBufferPointer { basicSlot in
+    columns.withUnsafeMutableBufferPointer { columns in
+    columnCounts.withUnsafeMutableBufferPointer { columnCounts in
+    rows.withUnsafeMutableBufferPointer { rows in
+    rowBasic.withUnsafeMutableBufferPointer { rowBasic in
+    staleValues.withUnsafeMutableBufferPointer { staleValues in
     queuedSymbols.withUnsafeMutableBufferPointer { queuedSymbols in
     queuedNext.withUnsafeMutableBufferPointer { queuedNext in
     levelHeads.withUnsafeMutableBufferPointer { levelHeads in
@@ -71,8 +76,10 @@ extension Tableau {
     withUnsafeMutablePointer(to: &referenceLive) { referenceLive in
       var handle = UnsafeHandle(
         lazy: lazy, epoch: visitEpoch, values: values, changed: changed,
-        visitMarks: visitMarks, levels: levels, basicSlot: basicSlot, columns: columns,
-        columnCounts: columnCounts, rows: rows, rowBasic: rowBasic, staleValues: staleValues,
+        visitMarks: visitMarks, levels: UnsafeBufferPointer(levels),
+        basicSlot: UnsafeBufferPointer(basicSlot), columns: UnsafeBufferPointer(columns),
+        columnCounts: UnsafeBufferPointer(columnCounts), rows: UnsafeBufferPointer(rows),
+        rowBasic: UnsafeBufferPointer(rowBasic), staleValues: UnsafeBufferPointer(staleValues),
         queuedSymbols: queuedSymbols, queuedNext: queuedNext, levelHeads: levelHeads,
         changedExternals: changedExternals, infeasible: infeasible,
         referenceSpans: referenceSpans, referenceSymbols: referenceSymbols,
@@ -207,8 +214,8 @@ extension Tableau {
     var externalsDelta = 0
     var overgrown: [Symbol] = []
     swap(&overgrown, &overgrownColumns)
-    rows.withUnsafeBufferPointer { rows in
-      basicSlot.withUnsafeBufferPointer { basicSlot in
+    rows.withUnsafeMutableBufferPointer { rows in
+      basicSlot.withUnsafeMutableBufferPointer { basicSlot in
         columns.withUnsafeMutableBufferPointer { columns in
           columnCounts.withUnsafeMutableBufferPointer { counts in
             rows[slot].symbols.withUnsafeBufferPointer { new in
