@@ -420,6 +420,11 @@ struct Tableau {
   mutating func substitute(_ symbol: Symbol, with row: Row) {
     structureChanged()
     counters.substitutions &+= 1
+    // A new row's subject is often named by no row yet (a variable's first constraint).
+    guard !columns[symbol.index].isEmpty else {
+      substituteInObjectives(symbol, with: row)
+      return
+    }
     var list: [Int32] = []
     swap(&list, &columns[symbol.index])
     for slot32 in list {
