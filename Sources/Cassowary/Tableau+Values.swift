@@ -133,7 +133,7 @@ extension Tableau {
   /// entries' order does not matter.
   mutating func column(of symbol: Symbol) -> [(basic: Symbol, coefficient: Double)] {
     var result: [(basic: Symbol, coefficient: Double)] = []
-    if !lazy {
+    if !lazy && readsColumnsFromRows {
       // Canonical rows name no basic symbol: the rows that name `symbol` are all that
       // depend on it, and each one's cell is its expansion's coefficient. The general
       // traversal sums the same cell times 1 plus the row's other cells times 0, which is

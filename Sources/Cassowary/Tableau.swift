@@ -133,6 +133,9 @@ struct Tableau {
   var needsRepair: Bool { damaged || objectiveSuspect }
   /// Whether the values changed by structure since the solver last checked them.
   var needsAudit: Bool { !damaged && auditedVersion != structureVersion }
+  /// Whether a canonical tableau reads a symbol's column from the rows that name it
+  /// (`column(of:)`); tests turn it off to compare with the general traversal.
+  var readsColumnsFromRows = true
   /// The `structureVersion` at which the solver last checked the values it handed out
   /// against its required constraints (`Solver+Recovery.swift`); none yet in a new tableau.
   var auditedVersion = UInt64.max
@@ -422,6 +425,7 @@ struct Tableau {
     counters.substitutions &+= 1
     // A new row's subject is often named by no row yet (a variable's first constraint).
     guard !columns[symbol.index].isEmpty else {
+      assert(columnCounts[symbol.index] == 0, "a row names the symbol but its list is empty")
       substituteInObjectives(symbol, with: row)
       return
     }

@@ -46,4 +46,32 @@ import Testing
     }
     #expect(checkedColumns > 1_000)
   }
+
+  /// End to end: a solver that reads columns from rows and one that traverses make the same
+  /// pivots and hand out the same values, to the bit, through builds and operations (phase
+  /// one and the optimisations included, where the ratio tests run).
+  @Test(arguments: [21, 22, 23] as [UInt64])
+  func theShortcutChangesNoPivotAndNoValue(seed: UInt64) throws {
+    let system = LayoutSystem(seed: seed, boxes: 60...150)
+    let shortcut = try LayoutDriver(system, .canonical)
+    let traversal = try LayoutDriver(system, .canonical) {
+      $0.tableau.readsColumnsFromRows = false
+    }
+    for step in 0..<40 {
+      if step > 0 {
+        let a = try? shortcut.randomOperation()
+        let b = try? traversal.randomOperation()
+        #expect(a == b, "seed \(seed), step \(step): the operations diverged")
+      }
+      #expect(
+        shortcut.solver.counters.pivots == traversal.solver.counters.pivots,
+        "seed \(seed), step \(step): \(shortcut.recent)")
+      let same = zip(shortcut.values, traversal.values).allSatisfy {
+        $0.bitPattern == $1.bitPattern
+      }
+      #expect(same, "seed \(seed), step \(step): values differ: \(shortcut.recent)")
+    }
+    #expect(shortcut.solver.counters.pivots > 100, "the operations should pivot")
+    #expect(traversal.solver.counters.rebuilds == 0, "a rebuild would reset the switch")
+  }
 }

@@ -22,10 +22,12 @@ final class LayoutDriver {
   /// Builds the system's initial solver with `representation`. `stream` picks the
   /// operations' random sequence.
   init(
-    _ system: LayoutSystem, _ representation: Solver.Representation, stream: UInt64 = 1
+    _ system: LayoutSystem, _ representation: Solver.Representation, stream: UInt64 = 1,
+    configure: (Solver) -> Void = { _ in }
   ) throws(SolverError) {
     self.system = system
     solver = system.emptySolver(representation)
+    configure(solver)
     rng = SplitMix64(seed: system.seed ^ (stream &* 0x9E37_79B9_7F4A_7C15))
     entries = system.entries
     active = system.initiallyActive
