@@ -27,8 +27,8 @@ extension Solver {
       // Every (symbol, row) pair the column lists hold, once: a linear search of a column per
       // cell made the check cubic on dense tableaux (a canonical deep 300 ran for minutes).
       var listed = Set<Int64>()
-      for (symbol, list) in columns.enumerated() {
-        for slot in list { listed.insert(Int64(symbol) << 32 | Int64(slot)) }
+      for symbol in columnCounts.indices {
+        for slot in columns.list(symbol) { listed.insert(Int64(symbol) << 32 | Int64(slot)) }
       }
       for slot in rows.indices where rowBasic[slot].isValid {
         let basic = rowBasic[slot]

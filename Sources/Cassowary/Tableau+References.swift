@@ -44,19 +44,19 @@ extension Tableau {
 
   /// Adds `symbol`, which just became basic, to the known spans of the rows that name it.
   mutating func referencesGained(_ symbol: Symbol) {
-    var list: [Int32] = []
-    swap(&list, &columns[symbol.index])
-    for slot in list { addReference(symbol, inRowAt: Int(slot)) }
-    swap(&list, &columns[symbol.index])
+    let index = symbol.index
+    for k in 0..<columns.count(index) {
+      addReference(symbol, inRowAt: Int(columns.entry(index, k)))
+    }
   }
 
   /// Removes `symbol`, which just became parametric, from the known spans of the rows that
   /// name it.
   mutating func referencesLost(_ symbol: Symbol) {
-    var list: [Int32] = []
-    swap(&list, &columns[symbol.index])
-    for slot in list { removeReference(symbol, inRowAt: Int(slot)) }
-    swap(&list, &columns[symbol.index])
+    let index = symbol.index
+    for k in 0..<columns.count(index) {
+      removeReference(symbol, inRowAt: Int(columns.entry(index, k)))
+    }
   }
 
   /// Where `symbol` is, or would go, in a span (kept in row order, which is symbol order).

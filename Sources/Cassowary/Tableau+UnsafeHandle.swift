@@ -17,7 +17,8 @@ extension Tableau {
     let visitMarks: UnsafeMutableBufferPointer<UInt32>
     let levels: UnsafeBufferPointer<Int32>
     let basicSlot: UnsafeBufferPointer<Int32>
-    let columns: UnsafeBufferPointer<[Int32]>
+    let columnExtents: UnsafeBufferPointer<ColumnExtent>
+    let columnEntries: UnsafeBufferPointer<Int32>
     let columnCounts: UnsafeBufferPointer<Int32>
     // Per slot.
     let rows: UnsafeBufferPointer<Row>
@@ -60,7 +61,7 @@ extension Tableau {
     visitMarks.withUnsafeMutableBufferPointer { visitMarks in
     levels.withUnsafeMutableBufferPointer { levels in
     basicSlot.withUnsafeMutableBufferPointer { basicSlot in
-    columns.withUnsafeMutableBufferPointer { columns in
+    columns.withUnsafeMutableBuffers { columnExtents, columnEntries in
     columnCounts.withUnsafeMutableBufferPointer { columnCounts in
     rows.withUnsafeMutableBufferPointer { rows in
     rowBasic.withUnsafeMutableBufferPointer { rowBasic in
@@ -77,7 +78,8 @@ extension Tableau {
       var handle = UnsafeHandle(
         lazy: lazy, epoch: visitEpoch, values: values, changed: changed,
         visitMarks: visitMarks, levels: UnsafeBufferPointer(levels),
-        basicSlot: UnsafeBufferPointer(basicSlot), columns: UnsafeBufferPointer(columns),
+        basicSlot: UnsafeBufferPointer(basicSlot), columnExtents: UnsafeBufferPointer(columnExtents),
+        columnEntries: UnsafeBufferPointer(columnEntries),
         columnCounts: UnsafeBufferPointer(columnCounts), rows: UnsafeBufferPointer(rows),
         rowBasic: UnsafeBufferPointer(rowBasic), staleValues: UnsafeBufferPointer(staleValues),
         queuedSymbols: queuedSymbols, queuedNext: queuedNext, levelHeads: levelHeads,
@@ -154,7 +156,9 @@ extension Tableau.UnsafeHandle {
   /// which may hold stale slots beyond `columnCounts[index]`.
   @inline(__always)
   func referrers<R>(of index: Int, _ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
-    columns[index].withUnsafeBufferPointer(body)
+    let extent = columnExtents[index]
+    let start = Int(extent.start)
+    return body(UnsafeBufferPointer(rebasing: columnEntries[start..<(start &+ Int(extent.count))]))
   }
 }
 
@@ -216,37 +220,35 @@ extension Tableau {
     swap(&overgrown, &overgrownColumns)
     rows.withUnsafeMutableBufferPointer { rows in
       basicSlot.withUnsafeMutableBufferPointer { basicSlot in
-        columns.withUnsafeMutableBufferPointer { columns in
-          columnCounts.withUnsafeMutableBufferPointer { counts in
-            rows[slot].symbols.withUnsafeBufferPointer { new in
-              old.symbols.withUnsafeBufferPointer { old in
-                var i = 0
-                var j = 0
-                while i < old.count || j < new.count {
-                  if j == new.count || (i < old.count && old[i] < new[j]) {
-                    let s = old[i]
-                    let index = s.index
-                    counts[index] &-= 1
-                    cellDelta &-= 1
-                    if counts[index] == 0 && s.isExternal && basicSlot[index] < 0 {
-                      externalsDelta &-= 1
-                    }
-                    i &+= 1
-                  } else if i == old.count || new[j] < old[i] {
-                    let s = new[j]
-                    let index = s.index
-                    Tableau.list(slot32, in: &columns[index])
-                    counts[index] &+= 1
-                    cellDelta &+= 1
-                    if counts[index] == 1 && s.isExternal && basicSlot[index] < 0 {
-                      externalsDelta &+= 1
-                    }
-                    if columns[index].count > 2 &* Int(counts[index]) &+ 16 { overgrown.append(s) }
-                    j &+= 1
-                  } else {
-                    i &+= 1
-                    j &+= 1
+        columnCounts.withUnsafeMutableBufferPointer { counts in
+          rows[slot].symbols.withUnsafeBufferPointer { new in
+            old.symbols.withUnsafeBufferPointer { old in
+              var i = 0
+              var j = 0
+              while i < old.count || j < new.count {
+                if j == new.count || (i < old.count && old[i] < new[j]) {
+                  let s = old[i]
+                  let index = s.index
+                  counts[index] &-= 1
+                  cellDelta &-= 1
+                  if counts[index] == 0 && s.isExternal && basicSlot[index] < 0 {
+                    externalsDelta &-= 1
                   }
+                  i &+= 1
+                } else if i == old.count || new[j] < old[i] {
+                  let s = new[j]
+                  let index = s.index
+                  columns.append(slot32, to: index)
+                  counts[index] &+= 1
+                  cellDelta &+= 1
+                  if counts[index] == 1 && s.isExternal && basicSlot[index] < 0 {
+                    externalsDelta &+= 1
+                  }
+                  if columns.count(index) > 2 &* Int(counts[index]) &+ 16 { overgrown.append(s) }
+                  j &+= 1
+                } else {
+                  i &+= 1
+                  j &+= 1
                 }
               }
             }

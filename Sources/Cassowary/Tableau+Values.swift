@@ -75,10 +75,10 @@ extension Tableau {
         let top = stack[stack.count - 1]
         let column = top.symbol.index
         var i = Int(top.next)
-        let end = columns[column].count
+        let end = columns.count(column)
         var child = Symbol.invalid
         while i < end {
-          let b = rowBasic[Int(columns[column][i])]
+          let b = rowBasic[Int(columns.entry(column, i))]
           i &+= 1
           if visitMarks[b.index] != epoch {
             child = b
@@ -104,7 +104,7 @@ extension Tableau {
   }
 
   @inline(__always) mutating func compactIfNeeded(_ symbol: Symbol) {
-    if columns[symbol.index].count != Int(columnCounts[symbol.index]) { compactColumn(symbol) }
+    if columns.count(symbol.index) != Int(columnCounts[symbol.index]) { compactColumn(symbol) }
   }
 
   /// Pushes a unit change of `symbol` forward through the rows that depend on it, in

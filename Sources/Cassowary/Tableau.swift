@@ -29,7 +29,7 @@ struct Tableau {
 
   // MARK: - Per-symbol state, indexed by `Symbol.index`
   var basicSlot: [Int32] = []
-  var columns: [[Int32]] = []
+  var columns = ColumnLists()
   var columnCounts: [Int32] = []
   /// The value of every symbol: its row's value when basic, 0 when parametric.
   var values: [Double] = []
@@ -153,7 +153,7 @@ struct Tableau {
     let index = basicSlot.count
     precondition(index < Int(Symbol.indexMask), "too many solver symbols")
     basicSlot.append(-1)
-    columns.append([])
+    columns.addSymbol()
     columnCounts.append(0)
     values.append(0)
     levels.append(0)
@@ -169,7 +169,7 @@ struct Tableau {
       return
     }
     objective.remove(symbol)
-    columns[symbol.index].removeAll(keepingCapacity: true)
+    columns.removeAll(symbol.index)
     values[symbol.index] = 0
     // Its index will name another symbol: no work list may still hold this one.
     infeasible.removeAll { $0 == symbol }
@@ -207,33 +207,21 @@ struct Tableau {
   // MARK: - Column index
 
   /// Lists `slot` in `symbol`'s column; the row at `slot` already names the symbol.
+  ///
+  /// The row at `slot` did not name the symbol until now, so an entry for `slot` among the
+  /// list's last four is stale and becomes valid again: nothing is appended then
+  /// (`ColumnLists.append`). This is the common case in a stack: the same few slots take
+  /// turns holding a dense expanded row (a cell per box), and each turn would add a stale
+  /// entry to every box's column.
   @inline(__always) mutating func noteAdded(_ symbol: Symbol, in slot: Int32) {
     let i = symbol.index
-    Tableau.list(slot, in: &columns[i])
+    columns.append(slot, to: i)
     columnCounts[i] &+= 1
     cellCount &+= 1
     if columnCounts[i] == 1 && symbol.isExternal && basicSlot[i] < 0 {
       referencedParametricExternals &+= 1
     }
-    if columns[i].count > 2 &* Int(columnCounts[i]) &+ 16 { compactColumn(symbol) }
-  }
-
-  /// Adds `slot` to a column list whose row at `slot` did not name the symbol until now: an
-  /// entry for `slot` among the last four is then stale and becomes valid again, so nothing
-  /// is appended. This is the common case in a stack: the same few slots take turns holding
-  /// a dense expanded row (a cell per box), and each turn would add a stale entry to every
-  /// box's column.
-  @inline(__always) static func list(_ slot: Int32, in list: inout [Int32]) {
-    var k = list.count
-    let tail = k > 4 ? k &- 4 : 0
-    while k > tail {
-      k &-= 1
-      if list[k] == slot { return }
-    }
-    // A new list starts with room for eight slots: grown from empty one append at a time,
-    // a symbol's list was reallocated three times on average while a layout was built.
-    if list.capacity == 0 { list.reserveCapacity(8) }
-    list.append(slot)
+    if columns.count(i) > 2 &* Int(columnCounts[i]) &+ 16 { compactColumn(symbol) }
   }
 
   @inline(__always) mutating func noteRemoved(_ symbol: Symbol) {
@@ -258,31 +246,26 @@ struct Tableau {
       for i in slotMarks.indices { slotMarks[i] = 0 }
       markEpoch = 1
     }
-    // Moved out, and walked by index: a `for slot in list` loop holds the buffer while the
-    // loop writes the kept slots back into it, so the first write copied it (an allocation
-    // per compaction, and the column lost its spare capacity to the copy's exact size).
-    var list: [Int32] = []
-    swap(&list, &columns[symbol.index])
+    let index = symbol.index
     var kept = 0
-    for i in 0..<list.count {
-      let slot = list[i]
+    for k in 0..<columns.count(index) {
+      let slot = columns.entry(index, k)
       let s = Int(slot)
       if slotMarks[s] != markEpoch, rowBasic[s].isValid, rows[s].contains(symbol) {
         slotMarks[s] = markEpoch
-        list[kept] = slot
+        columns.setEntry(index, kept, slot)
         kept &+= 1
       }
     }
-    list.removeLast(list.count - kept)
-    swap(&list, &columns[symbol.index])
+    columns.truncate(index, to: kept)
   }
 
   /// The slots of the rows that name `symbol` directly, each once.
-  mutating func slots(holding symbol: Symbol) -> [Int32] {
-    if columns[symbol.index].count != Int(columnCounts[symbol.index]) {
+  mutating func slots(holding symbol: Symbol) -> ArraySlice<Int32> {
+    if columns.count(symbol.index) != Int(columnCounts[symbol.index]) {
       compactColumn(symbol)
     }
-    return columns[symbol.index]
+    return columns.list(symbol.index)
   }
 
   // MARK: - Rows
@@ -424,15 +407,16 @@ struct Tableau {
     structureChanged()
     counters.substitutions &+= 1
     // A new row's subject is often named by no row yet (a variable's first constraint).
-    guard !columns[symbol.index].isEmpty else {
+    let index = symbol.index
+    guard columns.count(index) > 0 else {
       assert(columnCounts[symbol.index] == 0, "a row names the symbol but its list is empty")
       substituteInObjectives(symbol, with: row)
       return
     }
-    var list: [Int32] = []
-    swap(&list, &columns[symbol.index])
-    for slot32 in list {
-      let slot = Int(slot32)
+    // By index: the merges below add other symbols' entries, which can move this list.
+    let listed = columns.count(index)
+    for k in 0..<listed {
+      let slot = Int(columns.entry(index, k))
       guard rowBasic[slot].isValid else { continue }
       // One merge both drops the symbol's cell and adds its definition in its place.
       let c = rows[slot].coefficient(for: symbol)
@@ -441,8 +425,8 @@ struct Tableau {
       addToRow(slot, row, times: c, dropping: symbol)
       staleValues.append(rowBasic[slot])
     }
-    list.removeAll(keepingCapacity: true)
-    swap(&list, &columns[symbol.index])
+    assert(columns.count(index) == listed, "a merge listed the substituted symbol")
+    columns.removeAll(index)
     assert(columnCounts[symbol.index] == 0, "substitution left the symbol in a row")
     substituteInObjectives(symbol, with: row)
   }

@@ -1,3 +1,4 @@
+import BenchSupport
 @testable import Cassowary
 import Testing
 
@@ -27,7 +28,9 @@ import Testing
       widths.append(w)
     }
     try solver.addConstraint(previousEnd + 4 == Expression(width))
-    func capacity() -> Int { solver.tableau.columns.reduce(0) { $0 + $1.capacity } }
+    func capacity() -> Int {
+      solver.tableau.columns.extents.reduce(0) { $0 + Int($1.capacity) }
+    }
     func roundTrip() throws {
       try solver.suggestValue(width, 400)
       solver.updateVariables()
@@ -44,7 +47,72 @@ import Testing
     for _ in 0..<200 { try roundTrip() }
     #expect(solver.counters.pivots - pivots >= 400, "the round trips should pivot")
     #expect(capacity() == settled, "\(representation): column lists grew in repeated pivots")
+    let columns = solver.tableau.columns
+    #expect(columns.entries.count - columns.dead == settled, "ranges and dead entries")
+    #expect(columns.dead <= Swift.max(1024, columns.entries.count / 2) + settled)
     // And the values are right: 1,700 leaves every width at its preference or above.
     #expect(widths.allSatisfy { solver.value(of: $0) >= 50 - 1e-9 })
+  }
+}
+
+/// `ColumnLists` against a model that keeps an array per symbol: random appends (with the
+/// check of the last four entries), compactions in place, truncations and emptying, over
+/// enough symbols and steps that lists move many times and the shared array is compacted.
+@Suite struct ColumnListsModelTests {
+  @Test(arguments: [1, 2, 3])
+  func listsMatchAnArrayPerSymbol(seed: UInt64) {
+    var rng = SplitMix64(seed: seed)
+    var lists = ColumnLists()
+    var model: [[Int32]] = []
+    var compacted = false
+    var dead = 0
+    for step in 0..<40_000 {
+      if model.count < 300 && (model.isEmpty || rng.int(in: 0..<50) == 0) {
+        lists.addSymbol()
+        model.append([])
+      }
+      let i = rng.int(in: 0..<model.count)
+      switch rng.int(in: 0..<10) {
+      case 0..<7:
+        // Few distinct slots, so that repeats within the last four happen.
+        let slot = Int32(rng.int(in: 0..<(model[i].count < 8 ? 40 : 12)))
+        lists.append(slot, to: i)
+        if !model[i].suffix(4).contains(slot) { model[i].append(slot) }
+      case 7:
+        let keep = model[i].filter { $0 % 3 != 0 }
+        var kept = 0
+        for k in 0..<lists.count(i) where lists.entry(i, k) % 3 != 0 {
+          lists.setEntry(i, kept, lists.entry(i, k))
+          kept += 1
+        }
+        lists.truncate(i, to: kept)
+        model[i] = keep
+      case 8:
+        let n = rng.int(in: 0...model[i].count)
+        lists.truncate(i, to: n)
+        model[i].removeLast(model[i].count - n)
+      default:
+        if rng.int(in: 0..<4) == 0 {
+          lists.removeAll(i)
+          model[i].removeAll()
+        }
+      }
+      if lists.dead < dead { compacted = true }
+      dead = lists.dead
+      if step % 97 == 0 || step == 39_999 {
+        for j in model.indices {
+          #expect(Array(lists.list(j)) == model[j], "seed \(seed), step \(step), list \(j)")
+        }
+        let capacity = lists.extents.reduce(0) { $0 + Int($1.capacity) }
+        #expect(lists.entries.count - lists.dead == capacity, "seed \(seed), step \(step)")
+        // Ranges lie inside the array and do not overlap.
+        let ranges = lists.extents.filter { $0.capacity > 0 }
+          .map { Int($0.start)..<Int($0.start + $0.capacity) }
+          .sorted { $0.lowerBound < $1.lowerBound }
+        #expect(ranges.allSatisfy { $0.upperBound <= lists.entries.count })
+        #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound <= $1.lowerBound })
+      }
+    }
+    #expect(compacted, "seed \(seed): the shared array should have been compacted")
   }
 }
