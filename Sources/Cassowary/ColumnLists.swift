@@ -6,7 +6,10 @@
 // a thousand boxes (a quarter of the time of `updateValues()` in `chain`), and every new
 // symbol cost an allocation. Here a list is a range of one array (`entries`), found through
 // a flat table of extents. A list that outgrows its range moves to the end of the array,
-// twice as large; the range it leaves is dead until the array is compacted. Lists keep their order through moves and
+// twice as large, and the range it leaves is dead. The array needs no compaction: the
+// ranges a list left behind (8, 16, ... up to half its room) add up to less than the room it
+// holds, and a symbol's list keeps its room when the symbol is recycled, so dead entries
+// never outnumber the ones in lists. Lists keep their order through moves and
 // compactions, so the column index behaves exactly as it did with an array per symbol.
 
 /// Where one symbol's list sits in `ColumnLists.entries`.
@@ -27,7 +30,7 @@ struct ColumnLists {
   private(set) var dead = 0
 
   /// The room a list gets at its first entry.
-  static let initialCapacity: Int32 = 4
+  static let initialCapacity: Int32 = 8
 
   /// Adds an empty list for a new symbol.
   mutating func addSymbol() { extents.append(ColumnExtent()) }
@@ -70,37 +73,35 @@ struct ColumnLists {
   private mutating func grow(_ index: Int) {
     let extent = extents[index]
     let capacity = extent.capacity == 0 ? ColumnLists.initialCapacity : 2 &* extent.capacity
-    let added = Int(capacity - extent.capacity)
-    if extent.capacity > 0 && Int(extent.start) + Int(extent.capacity) == entries.count {
-      entries.append(contentsOf: repeatElement(-1, count: added))
+    if extent.capacity > 0 && Int(extent.start) &+ Int(extent.capacity) == entries.count {
+      pad(Int(capacity &- extent.capacity))
       extents[index].capacity = capacity
       return
     }
-    // Compacted once dead entries pass half the live ones: at most 1.5 entries per live one,
-    // and each compaction follows moves that copied at least half as many entries.
-    if dead > 1024 && 3 &* dead > entries.count { compactEntries() }
-    let start = entries.count
     let old = Int(extents[index].start)
-    entries.reserveCapacity(start + Int(capacity))
-    for k in 0..<Int(extent.count) { entries.append(entries[old &+ k]) }
-    entries.append(contentsOf: repeatElement(-1, count: Int(capacity) - Int(extent.count)))
+    let start = entries.count
+    pad(Int(capacity))
+    let count = Int(extent.count)
+    entries.withUnsafeMutableBufferPointer { entries in
+      let base = entries.baseAddress!
+      (base + start).update(from: base + old, count: count)
+    }
     dead &+= Int(extent.capacity)
     extents[index] = ColumnExtent(start: Int32(start), count: extent.count, capacity: capacity)
   }
 
-  /// Rewrites `entries` with the lists' ranges only, in symbol order, each keeping its room.
-  private mutating func compactEntries() {
-    var packed: [Int32] = []
-    packed.reserveCapacity(entries.count - dead)
-    for i in extents.indices {
-      let extent = extents[i]
-      extents[i].start = Int32(packed.count)
-      let start = Int(extent.start)
-      packed.append(contentsOf: entries[start..<(start + Int(extent.count))])
-      packed.append(contentsOf: repeatElement(-1, count: Int(extent.capacity - extent.count)))
+  /// Unused entries, copied in to make room (a contiguous copy; appending a repeated
+  /// element went through the generic path, element by element).
+  private static let filler = [Int32](repeating: -1, count: 256)
+
+  /// Appends `n` unused entries.
+  private mutating func pad(_ n: Int) {
+    var left = n
+    while left > 0 {
+      let chunk = Swift.min(left, ColumnLists.filler.count)
+      entries.append(contentsOf: ColumnLists.filler[0..<chunk])
+      left &-= chunk
     }
-    entries = packed
-    dead = 0
   }
 
   /// Overwrites entry `k` of the list of the symbol at `index` (compaction, in place).
