@@ -136,6 +136,23 @@ extension Tableau {
     }
   }
 
+  /// Whether the span of the row in `slot`, if known, holds exactly the row's basic cells,
+  /// in row order (debug checks).
+  func spanIsExact(_ slot: Int) -> Bool {
+    let span = referenceSpans[slot]
+    guard span.count >= 0 else { return true }
+    let row = rows[slot]
+    var k = Int(span.start)
+    let end = k + Int(span.count)
+    for i in row.symbols.indices where basicSlot[row.symbols[i].index] >= 0 {
+      guard k < end, referenceSymbols[k] == row.symbols[i],
+        referenceCoefficients[k] == row.coefficients[i]
+      else { return false }
+      k += 1
+    }
+    return k == end
+  }
+
   /// Whether every known span holds exactly the basic cells of its row, in row order.
   func referencesAreExact() -> Bool {
     var live = 0

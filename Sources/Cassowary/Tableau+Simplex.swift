@@ -85,7 +85,7 @@ extension Tableau {
       // than being re-installed cell by cell (a dense row in a stack of views has one cell
       // per box).
       let before = counters.expansions
-      let row = lazy ? expand(rows[Int(slot)]) : rows[Int(slot)]
+      let row = lazy ? expand(rows[Int(slot)], slot: Int(slot)) : rows[Int(slot)]
       let expanded = counters.expansions != before
       let entering = dualEnteringSymbol(row)
       guard entering.isValid else {
@@ -205,7 +205,7 @@ extension Tableau {
 
     if isBasic(art) {
       let slot = Int(basicSlot[art.index])
-      let artRow = lazy ? expand(rows[slot]) : rows[slot]
+      let artRow = lazy ? expand(rows[slot], slot: slot) : rows[slot]
       if artRow.isConstant {
         _ = removeRow(of: art)
         updateValues()

@@ -9,6 +9,14 @@ extension Tableau {
     return false
   }
 
+  /// `namesBasicSymbols(_:)` for the row in `slot`, from its cached basic cells when known.
+  func namesBasicSymbols(slot: Int) -> Bool {
+    let span = referenceSpans[slot]
+    guard span.count >= 0 else { return namesBasicSymbols(rows[slot]) }
+    assert(spanIsExact(slot), "a span differs from its row")
+    return span.count > 0
+  }
+
   /// The row's value over the current values: its constant plus its cells that name basic
   /// symbols (a parametric symbol is 0), summed in the order of `Row.sumCells` over those
   /// cells, as `updateValues()` sums them from the reference cache

@@ -449,8 +449,8 @@ struct Tableau {
     // expansion is the same equation: it may stay in place when the pivot is refused.)
     if let expanded = expanded.take() {
       replaceRow(slot, with: expanded)
-    } else if lazy && namesBasicSymbols(rows[slot]) {
-      replaceRow(slot, with: expand(rows[slot]))
+    } else if lazy && namesBasicSymbols(slot: slot) {
+      replaceRow(slot, with: expand(rows[slot], slot: slot))
     }
     let element = rows[slot].coefficient(for: entering)
     guard !nearZero(element) else {
