@@ -5,12 +5,13 @@
 // date read the header of its symbol's list, a cache miss per updated value in a stack of
 // a thousand boxes (a quarter of the time of `updateValues()` in `chain`), and every new
 // symbol cost an allocation. Here a list is a range of one array (`entries`), found through
-// a flat table of extents. A list that outgrows its range moves to the end of the array,
+// a flat table of extents. A list that outgrows its range moves past the last range,
 // twice as large, and the range it leaves is dead. The array needs no compaction: the
 // ranges a list left behind (8, 16, ... up to half its room) add up to less than the room it
 // holds, and a symbol's list keeps its room when the symbol is recycled, so dead entries
-// never outnumber the ones in lists. Lists keep their order through moves and
-// compactions, so the column index behaves exactly as it did with an array per symbol.
+// never outnumber the ones in lists. Lists keep their order through moves and the
+// compaction of a list in place (`Tableau.compactColumn`), so the column index behaves
+// exactly as it did with an array per symbol.
 
 /// Where one symbol's list sits in `ColumnLists.entries`.
 struct ColumnExtent {
@@ -24,10 +25,12 @@ struct ColumnExtent {
 struct ColumnLists {
   /// Per symbol, indexed by `Symbol.index`.
   private(set) var extents: [ColumnExtent] = []
-  /// The lists, each in its own range; the other entries are dead.
+  /// The lists, each in its own range below `used`; the other entries are dead or free.
   private(set) var entries: [Int32] = []
-  /// Entries of `entries` in no list's range.
+  /// Entries of `entries` in no list's range (below `used`).
   private(set) var dead = 0
+  /// Entries up to the end of the last range; the ones past it are free.
+  private(set) var used = 0
 
   /// The room a list gets at its first entry.
   static let initialCapacity: Int32 = 8
@@ -68,39 +71,38 @@ struct ColumnLists {
     extents[index].count &+= 1
   }
 
-  /// Moves a full list to the end of `entries` with twice the room (or extends it in place
-  /// when it already ends there).
+  /// Moves a full list past the last range with twice the room (or extends it in place
+  /// when it is the last range).
   private mutating func grow(_ index: Int) {
     let extent = extents[index]
     let capacity = extent.capacity == 0 ? ColumnLists.initialCapacity : 2 &* extent.capacity
-    if extent.capacity > 0 && Int(extent.start) &+ Int(extent.capacity) == entries.count {
-      pad(Int(capacity &- extent.capacity))
+    let start = Int(extent.start)
+    if extent.capacity > 0 && start &+ Int(extent.capacity) == used {
+      reserve(Int(capacity &- extent.capacity))
+      used &+= Int(capacity &- extent.capacity)
       extents[index].capacity = capacity
       return
     }
-    let old = Int(extents[index].start)
-    let start = entries.count
-    pad(Int(capacity))
+    reserve(Int(capacity))
+    let moved = used
+    used &+= Int(capacity)
     let count = Int(extent.count)
-    entries.withUnsafeMutableBufferPointer { entries in
-      let base = entries.baseAddress!
-      (base + start).update(from: base + old, count: count)
+    if count > 0 {
+      entries.withUnsafeMutableBufferPointer { entries in
+        let base = entries.baseAddress!
+        (base + moved).update(from: base + start, count: count)
+      }
     }
     dead &+= Int(extent.capacity)
-    extents[index] = ColumnExtent(start: Int32(start), count: extent.count, capacity: capacity)
+    extents[index] = ColumnExtent(start: Int32(moved), count: extent.count, capacity: capacity)
   }
 
-  /// Unused entries, copied in to make room (a contiguous copy; appending a repeated
-  /// element went through the generic path, element by element).
-  private static let filler = [Int32](repeating: -1, count: 256)
-
-  /// Appends `n` unused entries.
-  private mutating func pad(_ n: Int) {
-    var left = n
-    while left > 0 {
-      let chunk = Swift.min(left, ColumnLists.filler.count)
-      entries.append(contentsOf: ColumnLists.filler[0..<chunk])
-      left &-= chunk
+  /// Makes room for `n` more entries past `used`, doubling the array when it is short (its
+  /// storage would double anyway; every entry of it is then usable without an append per
+  /// range).
+  @inline(__always) private mutating func reserve(_ n: Int) {
+    if used &+ n > entries.count {
+      entries.append(contentsOf: repeatElement(-1, count: Swift.max(n, entries.count, 64)))
     }
   }
 
