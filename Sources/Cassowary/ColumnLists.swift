@@ -5,13 +5,15 @@
 // date read the header of its symbol's list, a cache miss per updated value in a stack of
 // a thousand boxes (a quarter of the time of `updateValues()` in `chain`), and every new
 // symbol cost an allocation. Here a list is a range of one array (`entries`), found through
-// a flat table of extents. A list that outgrows its range moves past the last range,
-// twice as large, and the range it leaves is dead. The array needs no compaction: the
-// ranges a list left behind (8, 16, ... up to half its room) add up to less than the room it
-// holds, and a symbol's list keeps its room when the symbol is recycled, so dead entries
-// never outnumber the ones in lists. Lists keep their order through moves and the
-// compaction of a list in place (`Tableau.compactColumn`), so the column index behaves
-// exactly as it did with an array per symbol.
+// a flat table of extents. Rooms are 8 entries times a power of two. A list that outgrows
+// its range moves to a range twice as large, and the range it leaves goes on the free list
+// of its size, for the next list that grows to that size. The array needs no compaction:
+// free ranges are reused, and even unused they would add up to less than the room lists
+// hold (the ranges one list left behind, 8, 16, ... up to half its room, sum to less than
+// the room it holds; a symbol's list keeps its room when the symbol is recycled). Lists
+// keep their order through moves and through the compaction of a list in place
+// (`Tableau.compactColumn`), so the column index behaves exactly as it did with an array
+// per symbol.
 
 /// Where one symbol's list sits in `ColumnLists.entries`.
 struct ColumnExtent {
@@ -27,8 +29,11 @@ struct ColumnLists {
   private(set) var extents: [ColumnExtent] = []
   /// The lists, each in its own range below `used`; the other entries are dead or free.
   private(set) var entries: [Int32] = []
-  /// Entries of `entries` in no list's range (below `used`).
+  /// Entries of `entries` in free ranges (below `used`).
   private(set) var dead = 0
+  /// Per size class (`sizeClass(_:)`), the first free range of that size, or -1; each free
+  /// range holds the start of the next one in its first entry.
+  private var freeHeads: [Int32] = []
   /// Entries up to the end of the last range; the ones past it are free.
   private(set) var used = 0
 
@@ -71,8 +76,9 @@ struct ColumnLists {
     extents[index].count &+= 1
   }
 
-  /// Moves a full list past the last range with twice the room (or extends it in place
-  /// when it is the last range).
+  /// Moves a full list to a range with twice the room: a free one of that size if there is
+  /// one, else past the last range (or extends it in place when it is the last range). Its
+  /// old range becomes free, for the next list that grows to that size.
   private mutating func grow(_ index: Int) {
     let extent = extents[index]
     let capacity = extent.capacity == 0 ? ColumnLists.initialCapacity : 2 &* extent.capacity
@@ -83,9 +89,16 @@ struct ColumnLists {
       extents[index].capacity = capacity
       return
     }
-    reserve(Int(capacity))
-    let moved = used
-    used &+= Int(capacity)
+    let size = ColumnLists.sizeClass(capacity)
+    var moved = size < freeHeads.count ? Int(freeHeads[size]) : -1
+    if moved >= 0 {
+      freeHeads[size] = entries[moved]
+      dead &-= Int(capacity)
+    } else {
+      reserve(Int(capacity))
+      moved = used
+      used &+= Int(capacity)
+    }
     let count = Int(extent.count)
     if count > 0 {
       entries.withUnsafeMutableBufferPointer { entries in
@@ -93,17 +106,44 @@ struct ColumnLists {
         (base + moved).update(from: base + start, count: count)
       }
     }
-    dead &+= Int(extent.capacity)
+    if extent.capacity > 0 {
+      let old = ColumnLists.sizeClass(extent.capacity)
+      while freeHeads.count <= old { freeHeads.append(-1) }
+      entries[start] = freeHeads[old]
+      freeHeads[old] = Int32(start)
+      dead &+= Int(extent.capacity)
+    }
     extents[index] = ColumnExtent(start: Int32(moved), count: extent.count, capacity: capacity)
   }
 
-  /// Makes room for `n` more entries past `used`, doubling the array when it is short (its
-  /// storage would double anyway; every entry of it is then usable without an append per
-  /// range).
+  /// The free-list index of a room of `capacity` entries (the initial room times a power
+  /// of two).
+  @inline(__always) static func sizeClass(_ capacity: Int32) -> Int {
+    Int((capacity / initialCapacity).trailingZeroBitCount)
+  }
+
+  /// Makes room for `n` more entries past `used`, growing the array by half when it is
+  /// short (growing it one range at a time was an append per range; by doubling, a feed of
+  /// 3,000 cells left 4 million entries unused at its peak).
   @inline(__always) private mutating func reserve(_ n: Int) {
     if used &+ n > entries.count {
-      entries.append(contentsOf: repeatElement(-1, count: Swift.max(n, entries.count, 64)))
+      let count = entries.count &+ Swift.max(n, entries.count / 2, 64)
+      entries.reserveCapacity(count)
+      entries.append(contentsOf: repeatElement(-1, count: count &- entries.count))
     }
+  }
+
+  /// The free ranges, as (start, capacity) pairs (tests).
+  func freeRanges() -> [(start: Int, capacity: Int)] {
+    var ranges: [(start: Int, capacity: Int)] = []
+    for size in freeHeads.indices {
+      var at = freeHeads[size]
+      while at >= 0 {
+        ranges.append((Int(at), Int(ColumnLists.initialCapacity) << size))
+        at = entries[Int(at)]
+      }
+    }
+    return ranges
   }
 
   /// Overwrites entry `k` of the list of the symbol at `index` (compaction, in place).

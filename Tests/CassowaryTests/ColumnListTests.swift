@@ -64,6 +64,8 @@ import Testing
     var rng = SplitMix64(seed: seed)
     var lists = ColumnLists()
     var model: [[Int32]] = []
+    var reused = false
+    var lastDead = 0
     for step in 0..<40_000 {
       if model.count < 300 && (model.isEmpty || rng.int(in: 0..<50) == 0) {
         lists.addSymbol()
@@ -95,6 +97,8 @@ import Testing
           model[i].removeAll()
         }
       }
+      if lists.dead < lastDead { reused = true }
+      lastDead = lists.dead
       if step % 97 == 0 || step == 39_999 {
         for j in model.indices {
           #expect(Array(lists.list(j)) == model[j], "seed \(seed), step \(step), list \(j)")
@@ -102,14 +106,20 @@ import Testing
         let capacity = lists.extents.reduce(0) { $0 + Int($1.capacity) }
         #expect(lists.used - lists.dead == capacity, "seed \(seed), step \(step)")
         #expect(lists.used <= lists.entries.count)
-        // Ranges lie inside the used part of the array and do not overlap.
-        let ranges = lists.extents.filter { $0.capacity > 0 }
+        // Lists' ranges and free ranges lie inside the used part of the array, do not
+        // overlap, and the free ones hold the dead entries.
+        let free = lists.freeRanges()
+        #expect(free.reduce(0) { $0 + $1.capacity } == lists.dead)
+        let ranges =
+          (lists.extents.filter { $0.capacity > 0 }
           .map { Int($0.start)..<Int($0.start + $0.capacity) }
+          + free.map { $0.start..<($0.start + $0.capacity) })
           .sorted { $0.lowerBound < $1.lowerBound }
         #expect(ranges.allSatisfy { $0.upperBound <= lists.used })
         #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound <= $1.lowerBound })
       }
     }
+    #expect(reused, "seed \(seed): a free range should have been reused")
     // Dead entries (ranges lists moved out of) never outnumber the ones lists hold.
     let capacity = lists.extents.reduce(0) { $0 + Int($1.capacity) }
     #expect(lists.dead < capacity && capacity > 4_000, "seed \(seed): \(lists.dead), \(capacity)")
