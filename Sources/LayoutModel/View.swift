@@ -45,10 +45,14 @@ open class View: CustomStringConvertible {
   @exclusivity(unchecked) public internal(set) var needsDisplay = false
 
   // MARK: - Auto Layout state
+  // The variables and the attached constraints are read for every anchor of every
+  // constraint a build activates, and written only by this module (the engine and
+  // activation), never while an access to the same property is open: not checked at run
+  // time, as the properties above.
   /// The solver variables of this view (origin in the superview's space, and size).
-  var variables: ViewVariables?
+  @exclusivity(unchecked) var variables: ViewVariables?
   /// Active constraints that name this view.
-  var attachedConstraints: [LayoutConstraint] = []
+  @exclusivity(unchecked) var attachedConstraints: [LayoutConstraint] = []
   /// Content hugging / compression resistance constraints from `intrinsicContentSize`.
   var intrinsic = IntrinsicConstraints()
   /// Constraints a container made to place this view (see `StackView`).
