@@ -6,14 +6,15 @@
 // a thousand boxes (a quarter of the time of `updateValues()` in `chain`), and every new
 // symbol cost an allocation. Here a list is a range of one array (`entries`), found through
 // a flat table of extents. Rooms are 8 entries times a power of two. A list that outgrows
-// its range moves to a range twice as large, and the range it leaves goes on the free list
-// of its size, for the next list that grows to that size. The array needs no compaction:
-// free ranges are reused, and even unused they would add up to less than the room lists
-// hold (the ranges one list left behind, 8, 16, ... up to half its room, sum to less than
-// the room it holds; a symbol's list keeps its room when the symbol is recycled). Lists
-// keep their order through moves and through the compaction of a list in place
-// (`Tableau.compactColumn`), so the column index behaves exactly as it did with an array
-// per symbol.
+// its range doubles in place when it is the last range; otherwise it moves to a range
+// twice as large, and the range it leaves goes on the free list of its size, for the next
+// list that grows to that size. The array needs no compaction: free ranges are reused, and
+// even unused they would add up to less than the room lists hold (the ranges one list left
+// behind, 8, 16, ... up to half its room, sum to less than the room it holds; a symbol's
+// list keeps its room when the symbol is recycled). Past the last range, the array keeps up
+// to half its size again free, for growth. Lists keep their order through moves and
+// through the compaction of a list in place (`Tableau.compactColumn`), so the column index
+// behaves exactly as it did with an array per symbol.
 
 /// Where one symbol's list sits in `ColumnLists.entries`.
 struct ColumnExtent {

@@ -33,7 +33,7 @@ struct ScratchList<Element> {
   func deallocate() { base.deallocate() }
 }
 
-/// The work space of `Tableau.expand(_:)`, kept between expansions and grown to the largest
+/// The work space of `Tableau.expand(_:slot:)`, kept between expansions and grown to the largest
 /// one. Shared by copies of a tableau, which is harmless: it holds nothing between two
 /// expansions.
 final class ExpansionScratch {
@@ -77,6 +77,7 @@ extension Tableau {
     nextEpoch()
     let epoch = visitEpoch
     let scratch = expansion
+    assert(rowSlot < 0 || row.symbols == rows[rowSlot].symbols, "the row is not the slot's")
     assert(rowSlot < 0 || spanIsExact(rowSlot), "a span differs from its row")
     let count = rows.withUnsafeBufferPointer { rows in
       basicSlot.withUnsafeBufferPointer { basicSlot in

@@ -64,7 +64,8 @@ struct Tableau {
   var levelStack: [Symbol] = []
   /// Columns that `relist(_:from:)` found past their compaction bound, kept between calls.
   var overgrownColumns: [Symbol] = []
-  /// The work space of `expand(_:)` and `referenceClosure(of:)` (`Tableau+Expansion.swift`).
+  /// The work space of `expand(_:slot:)` and `referenceClosure(of:slot:)`
+  /// (`Tableau+Expansion.swift`).
   let expansion = ExpansionScratch()
   /// The buffers of the row a pivot last replaced, emptied: the next expansion's result is
   /// built in them.
@@ -76,8 +77,8 @@ struct Tableau {
   var freeSlots: [Int32] = []
   var slotMarks: [UInt32] = []
   var markEpoch: UInt32 = 0
-  /// The cells of each row that name basic symbols, for evaluation
-  /// (`Tableau+References.swift`): per slot, a span of the arena.
+  /// The cells of each row that name basic symbols, for evaluation and for the expansion's
+  /// closure (`Tableau+References.swift`): per slot, a span of the arena.
   var referenceSpans: [ReferenceSpan] = []
   var referenceSymbols: [Symbol] = []
   var referenceCoefficients: [Double] = []
@@ -413,7 +414,8 @@ struct Tableau {
       substituteInObjectives(symbol, with: row)
       return
     }
-    // By index: the merges below add other symbols' entries, which can move this list.
+    // By index, not through a slice of the lists: the merges below add other symbols'
+    // entries, which can reallocate the shared array (a held slice would then copy it).
     let listed = columns.count(index)
     for k in 0..<listed {
       let slot = Int(columns.entry(index, k))

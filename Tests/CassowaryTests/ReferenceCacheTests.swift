@@ -95,4 +95,53 @@ import Testing
     #expect(knownSpans > 0)
     #expect(solver.counters.pivots > 0)
   }
+
+  /// The expansion's closure walks a row's cached basic cells when its span is known, and
+  /// scans the row's cells otherwise: both must visit the same rows in the same order, so
+  /// that expansions (and so pivots) do not depend on which spans happen to be cached. Every
+  /// row of a stack of boxes, after pivoting suggestions, against a copy of the tableau with
+  /// every span forgotten; the expansions must agree to the last bit.
+  @Test(arguments: [30, 150])
+  func theClosureThroughCachedCellsVisitsWhatAScanVisits(boxes: Int) throws {
+    let solver = Solver(representation: .lazy)
+    let total = solver.makeVariable("W")
+    try solver.addEditVariable(total, strength: .strong)
+    let initial = 58 * Double(boxes) + 8
+    try solver.suggestValue(total, initial)
+    var x: [Variable] = []
+    var w: [Variable] = []
+    for i in 0..<boxes {
+      x.append(solver.makeVariable("x\(i)"))
+      w.append(solver.makeVariable("w\(i)"))
+      try solver.addConstraint(i == 0 ? x[0] == 8 : x[i] == x[i - 1] + w[i - 1] + 8)
+      try solver.addConstraint(x[i] >= 0)
+      try solver.addConstraint(w[i] >= 10)
+      try solver.addConstraint((w[i] == 50) | .weak)
+    }
+    try solver.addConstraint(x[boxes - 1] + w[boxes - 1] + 8 == total)
+    var throughSpans = 0
+    for (tick, offset) in [120.0, -60, 300, -25, -140, 900, -700].enumerated() {
+      try solver.suggestValue(total, initial + offset)
+      solver.updateVariables()
+      var cached = solver.tableau
+      var scanned = solver.tableau
+      for slot in scanned.referenceSpans.indices { scanned.forgetReferences(slot) }
+      for slot in cached.rows.indices where cached.rowBasic[slot].isValid {
+        let n = cached.referenceClosure(of: cached.rows[slot], slot: slot)
+        let viaSpans = (0..<n).map { cached.expansion.order.base[$0] }
+        let m = scanned.referenceClosure(of: scanned.rows[slot], slot: slot)
+        let viaScan = (0..<m).map { scanned.expansion.order.base[$0] }
+        #expect(viaSpans == viaScan, "tick \(tick), slot \(slot): closures differ")
+        if n > 0 && cached.referenceSpans[slot].count >= 0 { throughSpans += 1 }
+        let a = cached.expand(cached.rows[slot], slot: slot)
+        let b = scanned.expand(scanned.rows[slot], slot: slot)
+        #expect(
+          a.symbols == b.symbols
+            && a.coefficients.map(\.bitPattern) == b.coefficients.map(\.bitPattern)
+            && a.constant.bitPattern == b.constant.bitPattern,
+          "tick \(tick), slot \(slot): expansions differ")
+      }
+    }
+    #expect(throughSpans > boxes, "the closure should have walked known spans")
+  }
 }
