@@ -129,6 +129,8 @@ struct ColumnLists {
   @inline(__always) private mutating func reserve(_ n: Int) {
     if used &+ n > entries.count {
       let count = entries.count &+ Swift.max(n, entries.count / 2, 64)
+      // Ranges start at `Int32` offsets (8 GB of entries: far beyond any layout's memory).
+      precondition(count <= Int(Int32.max), "the column lists outgrew 2^31 entries")
       entries.reserveCapacity(count)
       entries.append(contentsOf: repeatElement(-1, count: count &- entries.count))
     }
