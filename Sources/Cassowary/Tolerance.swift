@@ -85,4 +85,8 @@ public enum Tolerance {
   /// and the simplex at a vertex whose weak errors were 175 over the optimum (seed 112481 of
   /// 2-200 boxes).
   static let illConditionedPivot = 1.0e-5
+  /// How far below zero a ratio test may leave a row it passes over for a larger pivot
+  /// element (`Tableau.leavingSymbol(for:)`): a tenth of the near-zero threshold, so the row
+  /// still reads as zero.
+  static let ratioSlack = 1.0e-9
 }
