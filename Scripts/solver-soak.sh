@@ -22,9 +22,10 @@ fi
 # Seeds that once failed at these sizes, replayed first on every representation (about
 # a minute each): 90307 (a pivot on a dropped residue gave values that are not numbers,
 # then every rebuild but a reversed one refused the system), 7958 (a merged expansion's
-# round-off) and 112481 (an objective thrown off by a pivot on 4e-8 left a weak error 175
-# over the optimum).
-for seed in 90307 7958 112481; do
+# round-off), 112481 (an objective thrown off by a pivot on 4e-8 left a weak error 175
+# over the optimum), 37928 (a canonical refusal of a satisfiable system) and 1402480 (a
+# ratio test that took the smallest of tied pivot elements left values 1e-6 off).
+for seed in 90307 7958 112481 37928 1402480; do
   if ! .build-fuzz/release/solver-fuzz --replay "$seed" --min-boxes 2 --max-boxes 200 \
     --representation all --timeout-per-system 600; then
     echo "solver-soak: seed $seed, which once failed, fails again" >&2

@@ -79,10 +79,37 @@ extension Row {
 // MARK: - Loops over cells
 
 extension Row {
-  mutating func scaleCoefficients(by k: Double) {
+  /// Multiplies every cell by `k`; returns whether some cell came out under the zero
+  /// threshold (`isResidue` with no scale), which only a `k` under 1 in magnitude can do.
+  @discardableResult
+  mutating func scaleCoefficients(by k: Double) -> Bool {
     coefficients.withUnsafeMutableBufferPointer { c in
-      for i in c.indices { c[i] *= k }
+      var vanished = false
+      for i in c.indices {
+        c[i] *= k
+        vanished = vanished || isResidue(c[i], scale: 0)
+      }
+      return vanished
     }
+  }
+
+  /// Removes the cells under the zero threshold and returns their symbols (the rare cells a
+  /// division by a pivot element over 1 took under 1e-10).
+  mutating func removeZeroCells() -> [Symbol] {
+    var removed: [Symbol] = []
+    var kept = 0
+    for i in symbols.indices {
+      if isResidue(coefficients[i], scale: 0) {
+        removed.append(symbols[i])
+      } else {
+        symbols[kept] = symbols[i]
+        coefficients[kept] = coefficients[i]
+        kept &+= 1
+      }
+    }
+    symbols.removeLast(symbols.count &- kept)
+    coefficients.removeLast(coefficients.count &- kept)
+    return removed
   }
 
   /// `constant + Σ coefficient·value` over the given cells.

@@ -81,11 +81,14 @@ struct Row {
   }
 
   /// Turns `0 = constant + a·symbol + rest` into `symbol = -constant/a - rest/a`.
+  ///
+  /// Cells that the division takes under the zero threshold are dropped, as a sum drops
+  /// them (`isResidue`).
   mutating func solve(for symbol: Symbol) {
     let a = remove(symbol)
     let k = -1.0 / a
     constant *= k
-    scaleCoefficients(by: k)
+    if scaleCoefficients(by: k) { _ = removeZeroCells() }
   }
 
   /// Turns `lhs = constant + b·rhs + rest` into `rhs = (lhs - constant - rest) / b`.
@@ -95,7 +98,10 @@ struct Row {
   ///
   /// One pass: the cells between the two positions shift by one, the rest stay (a dense row
   /// in a stack has a cell per box, and a removal then an insertion each moved half of them).
-  mutating func solve(for rhs: Symbol, replacing lhs: Symbol) {
+  ///
+  /// Returns whether the division took some cell under the zero threshold: the caller, which
+  /// keeps the column counts, then removes it (`removeZeroCells`).
+  mutating func solve(for rhs: Symbol, replacing lhs: Symbol) -> Bool {
     let (found, i) = search(rhs)
     let (named, j) = search(lhs)
     assert(!named, "the symbol replacing the solved one is already in its row")
@@ -105,8 +111,7 @@ struct Row {
       insert(lhs, -1)
       let k = -1.0 / b
       constant *= k
-      scaleCoefficients(by: k)
-      return
+      return scaleCoefficients(by: k)
     }
     let b = coefficients[i]
     symbols.withUnsafeMutableBufferPointer { symbols in
@@ -136,6 +141,6 @@ struct Row {
     }
     let k = -1.0 / b
     constant *= k
-    scaleCoefficients(by: k)
+    return scaleCoefficients(by: k)
   }
 }

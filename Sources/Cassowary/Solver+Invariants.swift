@@ -56,7 +56,9 @@ extension Solver {
         if basic.isDummy {
           precondition(nearZero(value), "a basic dummy is not zero")
         } else if !basic.isExternal {
-          precondition(value >= -1.0e-7 * max(1, abs(value)), "a restricted basic is negative")
+          precondition(
+            value >= -1.0e-7 * max(1, abs(value)),
+            "a restricted basic is negative: \(value) (kind \(basic.kind), index \(basic.index))")
         }
       }
       precondition(counts == columnCounts, "column counts out of sync")

@@ -463,9 +463,14 @@ struct Tableau {
     counters.pivots &+= 1
     structureChanged()
     if logsPivots { pivotLog.append((entering, leaving)) }
-    rows[slot].solve(for: entering, replacing: leaving)
+    let vanished = rows[slot].solve(for: entering, replacing: leaving)
     noteAdded(leaving, in: slot32)
     noteRemoved(entering)
+    // A division by an element over 1 can take a cell under the zero threshold, which no
+    // row keeps (the row names parametric symbols only here: no value moves).
+    if vanished {
+      for symbol in rows[slot].removeZeroCells() { noteRemoved(symbol) }
+    }
     noteBasis(entering, basic: true)
     basicSlot[entering.index] = slot32
     basicSlot[leaving.index] = -1

@@ -85,8 +85,11 @@ public enum Tolerance {
   /// and the simplex at a vertex whose weak errors were 175 over the optimum (seed 112481 of
   /// 2-200 boxes).
   static let illConditionedPivot = 1.0e-5
-  /// How far below zero a ratio test may leave a row it passes over for a larger pivot
-  /// element (`Tableau.leavingSymbol(for:)`): a tenth of the near-zero threshold, so the row
-  /// still reads as zero.
-  static let ratioSlack = 1.0e-9
+  /// How far below zero a ratio test may leave a row of value `value` that it passes over
+  /// for a larger pivot element (`Tableau.leavingSymbol(for:)`): the round-off such a value
+  /// carries, 1e-11 of its magnitude and at least 1e-11, at most 1e-9 (a tenth of the
+  /// near-zero threshold, so the row still reads as zero).
+  @inline(__always) static func ratioSlack(_ value: Double) -> Double {
+    min(1.0e-9, 1.0e-11 * max(1, abs(value)))
+  }
 }

@@ -50,12 +50,15 @@ import Testing
   /// 2-200 boxes), and a tied optimum the judge once saw 208.9 apart because it netted
   /// round-off off every violation (105608), and an objective that a pivot on 4e-8 left
   /// 49,647 off its true value, so that the simplex stopped with a weak error 175 over the
-  /// optimum (112481). A few seconds each in a debug build.
+  /// optimum (112481), and a primal ratio test that took the smallest of many tied pivot
+  /// elements (0.0137 where 0.383 tied) until the lazy tableau's values ended 1.06e-6 off
+  /// eleven strong preferences for 0 (1402480). A few seconds each in a debug build.
   @Test(arguments: [
     (UInt64(381), 60...200, Solver.Representation.lazy),
     (105445, 2...200, .lazy),
     (105608, 2...200, .canonical),
     (112481, 2...200, .adaptive),
+    (1_402_480, 2...200, .lazy),
   ])
   func seedsThatOnceFailedMatchAFreshSolve(
     seed: UInt64, boxes: ClosedRange<Int>, representation: Solver.Representation
