@@ -3,9 +3,11 @@
 /// learns the width from a first solve, then (like UIKit's automatic
 /// `preferredMaxLayoutWidth`) invalidates its intrinsic size and is solved again.
 public final class Label: View {
-  public private(set) var text: String
-  public private(set) var style: TextStyle
-  private var metrics: TextMetrics
+  // Read on every measure; written only by the setters, with no access open (as View's hot
+  // properties): not checked at run time.
+  @exclusivity(unchecked) public private(set) var text: String
+  @exclusivity(unchecked) public private(set) var style: TextStyle
+  @exclusivity(unchecked) private var metrics: TextMetrics
   /// The width the intrinsic height is computed at (0: not laid out yet, one line).
   public private(set) var preferredMaxLayoutWidth = 0.0
 
@@ -79,7 +81,7 @@ public final class Label: View {
 /// that cannot fit (a horizontal stack of images narrower than they are) are an
 /// unsatisfiable-constraint error, where UIKit would break a constraint and log.
 public final class ImageView: View {
-  public private(set) var imageSize: Size
+  @exclusivity(unchecked) public private(set) var imageSize: Size
   private var sizeConstraints: (width: LayoutConstraint, height: LayoutConstraint)?
 
   /// - Throws: ``LayoutError/invalidSize(view:what:value:)`` for a negative or non-finite

@@ -17,17 +17,19 @@ public class StackView: View {
   public enum Alignment: String, Sendable, CaseIterable { case leading, center, trailing }
 
   public let axis: Axis
-  public private(set) var spacing: Double
-  public private(set) var alignment: Alignment
-  public private(set) var insets: EdgeInsets
+  // Read on every measure and layout pass and written only by the setters: no access is open
+  // when one runs, so their accesses are not checked at run time (as View's hot properties).
+  @exclusivity(unchecked) public private(set) var spacing: Double
+  @exclusivity(unchecked) public private(set) var alignment: Alignment
+  @exclusivity(unchecked) public private(set) var insets: EdgeInsets
 
   // Auto Layout: container-level constraints and what changed since the last pass.
-  private var tail: LayoutConstraint?
-  unowned(unsafe) private var tailView: View?
-  private var hug: LayoutConstraint?
-  private var floor: LayoutConstraint?
-  private var geometryChanged = false
-  private var alignmentChanged = false
+  @exclusivity(unchecked) private var tail: LayoutConstraint?
+  @exclusivity(unchecked) unowned(unsafe) private var tailView: View?
+  @exclusivity(unchecked) private var hug: LayoutConstraint?
+  @exclusivity(unchecked) private var floor: LayoutConstraint?
+  @exclusivity(unchecked) private var geometryChanged = false
+  @exclusivity(unchecked) private var alignmentChanged = false
 
   /// - Throws: ``LayoutError/invalidSize(view:what:value:)`` for negative or non-finite
   ///   spacing or insets.
@@ -130,7 +132,7 @@ public class StackView: View {
   /// The children's fitting sizes of the last `measureChildren(inner:)`, kept so that a
   /// layout pass measures without allocating (a new array per stack per pass was most of
   /// bottom-up's allocations per tick).
-  private var childSizes: [Size] = []
+  @exclusivity(unchecked) private var childSizes: [Size] = []
 
   /// Stores in `childSizes` the fitting size of every child for the inner width
   /// (horizontal: flexible children measured at their share of what fixed children leave).

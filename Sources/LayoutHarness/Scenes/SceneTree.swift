@@ -3,13 +3,15 @@ import LayoutModel
 /// A scene materialised as live views in a window, with the view of every scene id.
 public final class SceneTree {
   public let window: Window
+  // The tables below are written a view at a time while a scene is built, only by this
+  // class and never while an access is open: their accesses are not checked at run time.
   /// The view of each scene node id. (A view's own id is its `tag` minus one.)
-  public private(set) var views: [Int: View] = [:]
+  @exclusivity(unchecked) public private(set) var views: [Int: View] = [:]
   /// The constraints each node declared, by node id (scenes without constraints: empty).
-  private(set) var constraints: [Int: [LayoutConstraint]] = [:]
+  @exclusivity(unchecked) private(set) var constraints: [Int: [LayoutConstraint]] = [:]
   /// Constraints of views made but not yet in the window: activated once the subtree joins
   /// it (a constraint to an ancestor needs the ancestor).
-  private var pending: [(id: Int, Scene.Constraint)] = []
+  @exclusivity(unchecked) private var pending: [(id: Int, Scene.Constraint)] = []
 
   /// Builds the views of `scene` in a new window laid out by `mode`. Nothing is laid out
   /// yet: the views are flagged, and the first update cycle lays them out.
@@ -80,7 +82,9 @@ public final class SceneTree {
     let view: View
     switch node.content {
     case .label(let text, let style):
-      let label = Label(text: text, name: node.name)
+      // A valid style goes to the initialiser (the text is measured once); `setStyle` names
+      // an invalid one in its error.
+      let label = Label(text: text, style: style.isValid ? style : .body, name: node.name)
       if style != label.style { try label.setStyle(style) }
       view = label
     case .image(let size):
