@@ -80,16 +80,23 @@ extension Row {
 
 extension Row {
   /// Multiplies every cell by `k`; returns whether some cell came out under the zero
-  /// threshold (`isResidue` with no scale), which only a `k` under 1 in magnitude can do.
+  /// threshold (`isResidue` with no scale), which only a `k` under 1 in magnitude can do
+  /// (rows keep no such cell). The check is a running minimum, which keeps the loop free of
+  /// branches; pivots on elements of magnitude 1 or less (most of a layout's) skip it.
   @discardableResult
   mutating func scaleCoefficients(by k: Double) -> Bool {
     coefficients.withUnsafeMutableBufferPointer { c in
-      var vanished = false
-      for i in c.indices {
-        c[i] *= k
-        vanished = vanished || isResidue(c[i], scale: 0)
+      guard abs(k) < 1 else {
+        for i in c.indices { c[i] *= k }
+        return false
       }
-      return vanished
+      var smallest = Double.infinity
+      for i in c.indices {
+        let x = c[i] * k
+        c[i] = x
+        smallest = min(smallest, abs(x))
+      }
+      return isResidue(smallest, scale: 0)
     }
   }
 
