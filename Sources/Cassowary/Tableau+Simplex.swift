@@ -56,15 +56,12 @@ extension Tableau {
   /// pivot element (Harris's two-pass test): the smallest ratio computed with every value
   /// raised by its round-off allowance (`Tolerance.ratioSlack(_:)`) bounds the ties, then
   /// the largest element under that bound wins, the lowest basic symbol among equal
-  /// elements. Ties are common in layouts
-  /// (a row per nested box, all at the same ratio), and before this the winner was whichever
-  /// round-off made smallest: seed 1402480 of 2-200 boxes pivoted on 0.0137 where 0.383 was
-  /// on offer at the same ratio, and a few such pivots left the lazy tableau's coefficients
-  /// 2e-10 off and its values 1e-6 off the optimum. A row passed over ends at most its
-  /// allowance below zero. The allowance is kept at round-off size: a row left below zero
-  /// that a later ratio test picks makes its entering symbol negative by its value over the
-  /// element, and an allowance of 1e-9 left a slack at -1.1e-7 (seed 381 of 60-200 boxes,
-  /// adaptive, under the internal checks).
+  /// elements. Ties are common in layouts (a row per nested box, all at the same ratio), and
+  /// before this the winner was whichever round-off made smallest: seed 1402480 of 2-200
+  /// boxes pivoted on 0.0137 where 0.383 was on offer at the same ratio, and a few such
+  /// pivots left the lazy tableau's coefficients 2e-10 off and its values 1e-6 off the
+  /// optimum. A row passed over ends at most its allowance below zero, so the allowance is
+  /// kept at the size of the round-off it forgives.
   mutating func leavingSymbol(for entering: Symbol) -> Symbol {
     let column = column(of: entering)
     var bound = Double.infinity
