@@ -15,6 +15,9 @@ public struct SolverCounters: Hashable, Sendable {
   /// Objective coefficients dropped as round-off (a symbol that looked able to lower the
   /// objective without bound; kiwi stops with "the objective is unbounded" there).
   public var repairs: Int = 0
+  /// Leaving rows of primal pivots that round-off had left just below zero, put at zero so
+  /// that the pivot does not step backwards (see `Tableau.raiseRoundOffDeficit(of:)`).
+  public var deficitsRaised: Int = 0
   /// Constant shifts (suggestions, constant changes) applied through a cached column: one
   /// multiply-add per moved value instead of re-evaluating the dependent rows.
   public var cachedShifts: Int = 0
@@ -37,6 +40,7 @@ public struct SolverCounters: Hashable, Sendable {
     d.substitutions = lhs.substitutions - rhs.substitutions
     d.expansions = lhs.expansions - rhs.expansions
     d.repairs = lhs.repairs - rhs.repairs
+    d.deficitsRaised = lhs.deficitsRaised - rhs.deficitsRaised
     d.cachedShifts = lhs.cachedShifts - rhs.cachedShifts
     d.valuesUpdated = lhs.valuesUpdated - rhs.valuesUpdated
     d.rebuilds = lhs.rebuilds - rhs.rebuilds

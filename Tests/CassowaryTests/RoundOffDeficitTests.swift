@@ -1,0 +1,72 @@
+@testable import Cassowary
+import Testing
+
+/// A primal pivot on a row that round-off left just below zero must not step backwards: the
+/// entering symbol would take the row's negative value over the pivot element, raise the
+/// objective, and move every row that names it further below zero (seed 381 of 60-200 boxes
+/// went through eight such pivots in one optimisation).
+@Suite struct RoundOffDeficitTests {
+  /// minimise -x subject to  b1 = -4e-9 - 0.01 x >= 0  and  b2 = 10 - x >= 0.
+  /// The deficit row b1 (ratio 0 once its value counts as zero) limits x; the pivot must
+  /// leave x at zero, not at -4e-9 / 0.01 = -4e-7.
+  @Test(arguments: [false, true]) func aDeficitRowLeavesTheEnteringSymbolAtZero(lazy: Bool) {
+    var tableau = Tableau(lazy: lazy)
+    let x = tableau.newSymbol(.slack)
+    let b1 = tableau.newSymbol(.slack)
+    let b2 = tableau.newSymbol(.slack)
+    var r1 = Row(constant: -4e-9)
+    r1.insert(x, -0.01)
+    var r2 = Row(constant: 10)
+    r2.insert(x, -1)
+    tableau.addRow(r1, basic: b1)
+    tableau.addRow(r2, basic: b2)
+    tableau.objective.add(x, -1)
+    _ = tableau.updateValues()
+    tableau.optimize()
+
+    #expect(tableau.isBasic(x) && !tableau.isBasic(b1))
+    let raised = tableau.counters.deficitsRaised
+    #expect(raised == 1)
+    let entering = tableau.values[x.index]
+    #expect(entering == 0, "x stepped to \(entering)")
+    // b2 did not move: 10, not 10 + 4e-7.
+    let other = tableau.values[b2.index]
+    #expect(other == 10)
+  }
+
+  /// A value round-off left below zero counts as zero in the ratio test: the row ties with a
+  /// degenerate row at ratio 0, and the larger pivot element (1 against 0.01) wins. Read as
+  /// it is, the deficit row's ratio (-4e-7) would be the only one under the bound.
+  @Test func aDeficitRowTiesWithADegenerateRow() {
+    var tableau = Tableau(lazy: false)
+    let x = tableau.newSymbol(.slack)
+    let b1 = tableau.newSymbol(.slack)
+    let b3 = tableau.newSymbol(.slack)
+    var r1 = Row(constant: -4e-9)
+    r1.insert(x, -0.01)
+    var r3 = Row(constant: 0)
+    r3.insert(x, -1)
+    tableau.addRow(r1, basic: b1)
+    tableau.addRow(r3, basic: b3)
+    _ = tableau.updateValues()
+    let leaving = tableau.leavingSymbol(for: x)
+    #expect(leaving == b3)
+  }
+
+  /// A deficit beyond the near-zero threshold is not round-off: it is left as it is.
+  @Test func aDeficitBeyondTheThresholdIsNotRaised() {
+    var tableau = Tableau(lazy: false)
+    let x = tableau.newSymbol(.slack)
+    let b1 = tableau.newSymbol(.slack)
+    var r1 = Row(constant: -2e-8)
+    r1.insert(x, -1)
+    tableau.addRow(r1, basic: b1)
+    tableau.objective.add(x, -1)
+    _ = tableau.updateValues()
+    tableau.optimize()
+    let raised = tableau.counters.deficitsRaised
+    #expect(raised == 0)
+    let entering = tableau.values[x.index]
+    #expect(entering == -2e-8)
+  }
+}
