@@ -92,8 +92,10 @@ public struct EdgeInsets: Hashable, Sendable {
 
   public static let zero = EdgeInsets()
 
+  /// Every inset finite and not negative.
   public var isValid: Bool {
-    [top, left, bottom, right].allSatisfy { $0.isFinite && $0 >= 0 }
+    top.isFinite && left.isFinite && bottom.isFinite && right.isFinite && top >= 0 && left >= 0
+      && bottom >= 0 && right >= 0
   }
 
   public var horizontal: Double { left + right }

@@ -101,6 +101,7 @@ public final class ImageView: View {
   }
 
   private func check(_ size: Size) throws(LayoutError) {
+    if size.isValid { return }
     for (what, value) in [("image width", size.width), ("image height", size.height)]
     where !(value.isFinite && value >= 0) {
       throw .invalidSize(view: description, what: what, value: value)

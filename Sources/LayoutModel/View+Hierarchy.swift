@@ -87,22 +87,29 @@ extension View {
   /// Calls `body` on this view and every view below it, parents before children. Iterative,
   /// so a tree tens of thousands of levels deep does not exhaust the stack.
   public func forEachInSubtree(_ body: (View) throws(LayoutError) -> Void) throws(LayoutError) {
+    try visitSubtree(body)
+  }
+
+  /// Non-throwing variant for internal walks.
+  func walkSubtree(_ body: (View) -> Void) {
+    visitSubtree(body)
+  }
+
+  @inline(__always)
+  private func visitSubtree<E: Error>(_ body: (View) throws(E) -> Void) throws(E) {
     // A leaf (every view a scene adds, as trees are built top-down) needs no stack.
     if subviews.isEmpty { return try body(self) }
     var stack: [View] = [self]
     while let view = stack.popLast() {
       try body(view)
-      stack.append(contentsOf: view.subviews.reversed())
-    }
-  }
-
-  /// Non-throwing variant for internal walks.
-  func walkSubtree(_ body: (View) -> Void) {
-    if subviews.isEmpty { return body(self) }
-    var stack: [View] = [self]
-    while let view = stack.popLast() {
-      body(view)
-      stack.append(contentsOf: view.subviews.reversed())
+      // Last child first, so that the first is visited next. (Appending a reversed copy of
+      // the array cost 150 instructions per view of a cold build.)
+      let children = view.subviews
+      var i = children.count
+      while i > 0 {
+        i -= 1
+        stack.append(children[i])
+      }
     }
   }
 

@@ -110,6 +110,13 @@ open class View: CustomStringConvertible {
   /// - Throws: ``LayoutError/invalidSize(view:what:value:)`` for a negative or non-finite
   ///   size or a non-finite origin.
   public func setFrame(_ rect: Rect) throws(LayoutError) {
+    if !(rect.size.isValid && rect.minX.isFinite && rect.minY.isFinite) { try check(rect) }
+    assignFrame(rect, counting: owner)
+    frameWasSet()
+  }
+
+  /// Names what is wrong with a frame `setFrame(_:)` refused.
+  private func check(_ rect: Rect) throws(LayoutError) {
     for (what, value) in [("width", rect.width), ("height", rect.height)]
     where !(value.isFinite && value >= 0) {
       throw .invalidSize(view: description, what: what, value: value)
@@ -117,8 +124,6 @@ open class View: CustomStringConvertible {
     for (what, value) in [("x", rect.minX), ("y", rect.minY)] where !value.isFinite {
       throw .invalidSize(view: description, what: what, value: value)
     }
-    assignFrame(rect, counting: owner)
-    frameWasSet()
   }
 
   /// Hook for views whose frame is an input (the window pins its solver to it).

@@ -118,4 +118,46 @@ import Testing
     #expect(isClose(label.intrinsicContentSize.width, 30 * 35 + 29 * 3.5))
     #expect(isClose(Label(text: "").intrinsicContentSize.height, 0))
   }
+
+  /// The words' widths measured over UTF-8 bytes (a table for ASCII, one ordinary advance
+  /// per scalar beyond it) are bit for bit those of the definition, scalar by scalar with
+  /// `TextStyle.advance(of:)`: on random texts of special and ordinary ASCII, separators,
+  /// accented letters, combining marks, CJK, emoji and "\r\n", in native strings and in
+  /// bridged-looking substrings.
+  @Test func byteMeasurementMatchesTheScalarDefinition() {
+    let pieces: [String] = [
+      "a", "b", "Z", "0", "i", "l", "j", "t", "f", "I", ".", ",", ";", ":", "'", "!", "|",
+      "m", "w", "M", "W", "@", " ", "  ", "\n", "\t", "\r\n", "\r", "é", "e\u{301}", "ß",
+      "漢", "字", "🙂", "👩‍💻", "\u{0}", "~", "\u{7F}", "ü", "\u{A0}",
+    ]
+    var state: UInt64 = 0x2026_1127
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    for trial in 0..<2_000 {
+      var text = ""
+      for _ in 0..<next(60) { text += pieces[next(pieces.count)] }
+      // A substring made into a string, as texts from scene files are.
+      if trial % 3 == 0 { text = String(("xx" + text).dropFirst(2)) }
+      let style = [TextStyle.body, .title, .caption, TextStyle(glyphAdvance: 0.3, lineHeight: 1)][
+        trial % 4]
+      let metrics = TextMetrics(text: text, style: style)
+      var expected: [Double] = []
+      var current = 0.0
+      var inWord = false
+      for scalar in text.unicodeScalars {
+        if scalar == " " || scalar == "\n" || scalar == "\t" {
+          if inWord { expected.append(current) }
+          current = 0
+          inWord = false
+        } else {
+          current += style.advance(of: scalar)
+          inWord = true
+        }
+      }
+      if inWord { expected.append(current) }
+      #expect(metrics.wordWidths == expected, "trial \(trial): \(text.debugDescription)")
+    }
+  }
 }

@@ -132,13 +132,17 @@ public struct Scene: Hashable, Sendable {
   /// Number of views (the window not included).
   public var viewCount: Int {
     // Over the children arrays, without copying a node: the copies (a name, the content,
-    // the constraints) made counting a large scene cost a tenth of building it.
+    // the constraints) made counting a large scene cost a tenth of building it. Nodes are
+    // read through the buffer, in place: an array's subscript hands out a copy.
     var count = 1
     var pending: [[Node]] = [root.content.children]
     while let nodes = pending.popLast() {
       count += nodes.count
-      for i in nodes.indices where !nodes[i].content.children.isEmpty {
-        pending.append(nodes[i].content.children)
+      nodes.withUnsafeBufferPointer { nodes in
+        for i in nodes.indices {
+          let children = nodes[i].content.children
+          if !children.isEmpty { pending.append(children) }
+        }
       }
     }
     return count

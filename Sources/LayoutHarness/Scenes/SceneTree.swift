@@ -67,12 +67,19 @@ public final class SceneTree {
   /// subtree walks all of it, which would make a deep tree quadratic to build).
   func makeView(_ node: Scene.Node) throws(LayoutError) -> View {
     let view = try makeSingleView(node)
-    var pending: [(Scene.Node, View)] = [(node, view)]
-    while let (current, parent) = pending.popLast() {
-      for child in current.content.children {
-        let childView = try makeSingleView(child)
-        try parent.addSubview(childView)
-        pending.append((child, childView))
+    // Children arrays are queued, not nodes, and nodes are read in place through the
+    // buffer (an array's subscript hands out a copy): each copy of a node retained and
+    // released its name, content and constraints, 13% of a cold bottom-up build of a feed.
+    // Views are made in the same order as a queue of nodes made them.
+    var pending: [([Scene.Node], View)] = [(node.content.children, view)]
+    while let (children, parent) = pending.popLast() {
+      try children.withUnsafeBufferPointer { (children) throws(LayoutError) in
+        for i in children.indices {
+          let childView = try makeSingleView(children[i])
+          try parent.addSubview(childView)
+          let grandchildren = children[i].content.children
+          if !grandchildren.isEmpty { pending.append((grandchildren, childView)) }
+        }
       }
     }
     return view
