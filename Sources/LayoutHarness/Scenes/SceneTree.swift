@@ -6,7 +6,7 @@ public final class SceneTree {
   // The tables below are written a view at a time while a scene is built, only by this
   // class and never while an access is open: their accesses are not checked at run time.
   /// The view of each scene node id. (A view's own id is its `tag` minus one.)
-  @exclusivity(unchecked) public private(set) var views: [Int: View] = [:]
+  @exclusivity(unchecked) public private(set) var views = ViewTable()
   /// The constraints each node declared, by node id (scenes without constraints: empty).
   @exclusivity(unchecked) private(set) var constraints: [Int: [LayoutConstraint]] = [:]
   /// Constraints of views made but not yet in the window: activated once the subtree joins
@@ -18,8 +18,6 @@ public final class SceneTree {
   /// - Throws: ``LayoutError`` for invalid sizes in the scene.
   public init(scene: Scene, mode: Window.LayoutMode) throws(LayoutError) {
     window = try Window(size: scene.windowSize, layoutMode: mode)
-    // Growing the table one view at a time rehashed it a dozen times on a large scene.
-    views.reserveCapacity(scene.viewCount)
     try window.addSubview(try makeView(scene.root))
     try activatePending()
   }
