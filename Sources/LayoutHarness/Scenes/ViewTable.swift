@@ -2,8 +2,8 @@ import LayoutModel
 
 /// The views of a scene tree by node id. Ids are small and dense (a scene's nodes are
 /// numbered from 1, and nodes a mutation adds take the next numbers), so the table is an
-/// array indexed by id: a dictionary hashed every id it stored or looked up, 8% of a cold
-/// bottom-up build of a feed.
+/// array indexed by id. A dictionary hashed every id it stored or looked up, and counting
+/// the scene to size it cost as much again: 6% of a cold bottom-up build of a feed.
 public struct ViewTable {
   private var slots: [View?] = []
   /// The number of views in the table.
