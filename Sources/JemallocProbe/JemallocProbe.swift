@@ -2,22 +2,32 @@ import CJemalloc
 import LayoutHarness
 
 /// Allocation counts from jemalloc, which an executable that depends on this target links
-/// in place of the C library's malloc (`layout-bench`, and a user's own harness program). Bytes come from the thread's own counter (a pointer read); request
+/// in place of the C library's malloc (`layout-bench`, and a user's own harness program).
+/// Bytes allocated and freed come from the thread's own counters (pointer reads); request
 /// counts from the merged arena statistics, refreshed by flushing the thread cache and
 /// advancing the statistics epoch. Reading costs a few allocation requests of its own,
 /// which the runner measures and subtracts.
 public final class JemallocProbe: AllocationProbe {
   private let allocated: UnsafeMutablePointer<UInt64>
+  private let deallocated: UnsafeMutablePointer<UInt64>
 
   /// Nil when the allocator in use is not jemalloc (or has no statistics).
   public init?() {
+    guard let allocated = Self.threadCounter("thread.allocatedp"),
+      let deallocated = Self.threadCounter("thread.deallocatedp")
+    else { return nil }
+    self.allocated = allocated
+    self.deallocated = deallocated
+    guard Self.requests() != nil else { return nil }
+  }
+
+  /// The address of one of the calling thread's byte counters, which jemalloc keeps current:
+  /// reading it is a load, with no call and no allocation.
+  private static func threadCounter(_ name: String) -> UnsafeMutablePointer<UInt64>? {
     var pointer: UnsafeMutablePointer<UInt64>?
     var size = MemoryLayout<UnsafeMutablePointer<UInt64>?>.size
-    guard mallctl("thread.allocatedp", &pointer, &size, nil, 0) == 0, let pointer else {
-      return nil
-    }
-    allocated = pointer
-    guard Self.requests() != nil else { return nil }
+    guard mallctl(name, &pointer, &size, nil, 0) == 0 else { return nil }
+    return pointer
   }
 
   /// jemalloc's version string (`5.3.0-0-g54eaed1d...`), or nil when the allocator in use
@@ -32,6 +42,8 @@ public final class JemallocProbe: AllocationProbe {
   public func read() -> (count: UInt64, bytes: UInt64) {
     (Self.requests() ?? 0, allocated.pointee)
   }
+
+  public func freedBytes() -> UInt64? { deallocated.pointee }
 
   private static func requests() -> UInt64? {
     guard mallctl("thread.tcache.flush", nil, nil, nil, 0) == 0 else { return nil }

@@ -175,6 +175,30 @@ struct RunCommandTests {
     }
   }
 
+  /// Through jemalloc's own counters: a build leaves live less than it allocated (it frees
+  /// its temporaries), and more than nothing (the tree, its constraints, the engine).
+  @Test func aColdBuildReportsTheMemoryItLeavesAndItsChurn() throws {
+    try withTemporaryDirectory("run-tests") { directory in
+      let json = directory.appendingPathComponent("report.json").path
+      let outcome = try runBinary([
+        "run", "--shape", "feed", "--size", "30", "--mutation", "text", "--ticks", "3",
+        "--warmup", "0", "--json", json, "--quiet",
+      ])
+      #expect(outcome.status == 0, "\(outcome.stderr)")
+      let object = try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: json)))
+      let results = try #require((object as? [String: Any])?["results"] as? [[String: Any]])
+      #expect(results.count == 3)
+      for result in results {
+        let cold = try #require(result["cold"] as? [String: Any])
+        let churn = try #require(cold["bytesPerView"] as? Double)
+        let live = try #require(cold["retainedBytesPerView"] as? Double)
+        // A view object alone is over 100 bytes; no build here allocates a megabyte a view.
+        #expect(live > 100 && live < churn && churn < 1_000_000, "\(result["strategy"]!)")
+      }
+    }
+  }
+
   /// A sweep whose second size is refused at run time (a million-cell feed needs far more
   /// memory than any machine here has), after the first size was measured: the command
   /// fails, and the report from before is still there, whole, with no temporary beside it.

@@ -19,6 +19,51 @@ struct ColdLayoutTests {
     }
   }
 
+  /// An allocator seen through its two counters: every read of the bytes allocated finds
+  /// `allocatedStep` more, every read of the bytes freed `freedStep` more (nil: not counted).
+  final class SteppingProbe: AllocationProbe {
+    let allocatedStep: UInt64
+    let freedStep: UInt64?
+    var allocated: UInt64 = 1_000_000
+    var freed: UInt64 = 500_000
+    init(allocatedStep: UInt64, freedStep: UInt64?) {
+      self.allocatedStep = allocatedStep
+      self.freedStep = freedStep
+    }
+    func read() -> (count: UInt64, bytes: UInt64) {
+      allocated += allocatedStep
+      return (0, allocated)
+    }
+    func freedBytes() -> UInt64? {
+      guard let freedStep else { return nil }
+      freed += freedStep
+      return freed
+    }
+  }
+
+  /// A build's memory is what it allocated less what it freed; its churn is what it
+  /// allocated. Both per view of the built tree.
+  @Test func theMemoryABuildLeavesIsItsAllocationsLessItsFrees() throws {
+    var settings = RunSettings(
+      strategies: [.coalesced, .bottomUp], ticks: 2, warmupTicks: 0, timeLimitNs: nil,
+      minimumTicks: 2)
+    settings.coldBuilds = 2
+    settings.coldTimeLimitNs = 10_000_000_000
+    let scenario = Scenario(shape: .feed, size: 6, mutation: .text)
+    let probe = SteppingProbe(allocatedStep: 10_000, freedStep: 4_000)
+    for result in try ScenarioRunner(settings: settings, probe: probe).run(scenario).results {
+      let cold = try #require(result.cold)
+      let views = Double(result.views)
+      #expect(cold.bytesPerView == 10_000 / views, "\(result.key)")
+      #expect(cold.retainedBytesPerView == 6_000 / views, "\(result.key)")
+    }
+    // An allocator that does not count frees: the churn alone.
+    let blind = SteppingProbe(allocatedStep: 10_000, freedStep: nil)
+    let result = try ScenarioRunner(settings: settings, probe: blind).run(scenario).results[0]
+    #expect(result.cold?.bytesPerView == 10_000 / Double(result.views))
+    #expect(result.cold != nil && result.cold?.retainedBytesPerView == nil)
+  }
+
   @Test func aTimeLimitKeepsOneBuildOfAnExpensiveScene() throws {
     var settings = RunSettings(
       strategies: [.coalesced], ticks: 2, warmupTicks: 0, timeLimitNs: nil, minimumTicks: 2)
@@ -76,7 +121,7 @@ struct ColdLayoutTests {
       let size = Double(rows[i].size)
       rows[i].cold = ColdLayout(
         samplesNs: [1000 * size * size.squareRoot()], unitCount: rows[i].size,
-        bytesPerView: nil)
+        bytesPerView: nil, retainedBytesPerView: 700 * size)
     }
     let sweep = SweepResult(
       fitting: rows, strategy: .bottomUp, shape: .feed, mutation: .idle, budgetNs: 1e9)
@@ -84,15 +129,26 @@ struct ColdLayoutTests {
     #expect(abs((sweep.coldFitR2 ?? 0) - 1) < 1e-9)
     // 1000 * 16^1.5 ns = 64 us for 16 cells: 4 us per cell.
     #expect(ReportTable.coldPerUnit(sweep) == "4.00 \u{B5}s per cell")
+    // 700 bytes a view times 16: 11,200 bytes, 10.9 KiB.
+    #expect(sweep.coldRetainedBytesPerView == [2800, 5600, 11200])
+    #expect(ReportTable.memoryPerView(sweep) == "10.9 KiB per view")
+    #expect(
+      ReportTable.renderSweeps(
+        RunReport(
+          hz: 60, measurementOverheadNs: 0, environment: [:], results: rows, sweeps: [sweep]),
+        style: .markdown
+      ).contains("| 4.00 \u{B5}s per cell | 10.9 KiB per view |"))
     let html = renderHTML(
       RunReport(
         hz: 60, measurementOverheadNs: 0, environment: [:], results: rows, sweeps: [sweep]))
     #expect(html.contains("<th class=\"num\">Cold exponent</th>"))
     #expect(html.contains("1.50 <span class=\"fit\">(R&#178; 1.000)</span>"))
     #expect(html.contains("4.00 \u{B5}s per cell"))
+    #expect(html.contains("<td class=\"num\">10.9 KiB per view</td>"))
     rows[1].cold = nil
     let partial = SweepResult(
       fitting: rows, strategy: .bottomUp, shape: .feed, mutation: .idle, budgetNs: 1e9)
     #expect(partial.coldNs == nil && partial.coldExponent == nil)
+    #expect(partial.coldRetainedBytesPerView == nil && ReportTable.memoryPerView(partial) == "-")
   }
 }

@@ -200,6 +200,7 @@ struct HTMLReportPage {
     html += "<th class=\"num\">p50 exponent</th><th class=\"num\">p99 exponent</th>"
     html += "<th class=\"num\">Largest size within budget</th>"
     html += "<th class=\"num\">Cold exponent</th><th class=\"num\">Cold at largest</th>"
+    html += "<th class=\"num\">Memory at largest</th>"
     html += "</tr></thead>\n<tbody>\n"
     for sweep in group {
       let range =
@@ -221,7 +222,9 @@ struct HTMLReportPage {
       html += "<td class=\"num\">\(largest)</td>"
       html += "<td class=\"num\">\(exponent(sweep.coldExponent, r2: sweep.coldFitR2))</td>"
       let cold = ReportTable.coldPerUnit(sweep)
-      html += "<td class=\"num\">\(cold == "-" ? "&#8211;" : HTMLText.escape(cold))</td></tr>\n"
+      html += "<td class=\"num\">\(cold == "-" ? "&#8211;" : HTMLText.escape(cold))</td>"
+      let memory = ReportTable.memoryPerView(sweep)
+      html += "<td class=\"num\">\(memory == "-" ? "&#8211;" : HTMLText.escape(memory))</td></tr>\n"
     }
     html += "</tbody>\n</table>\n"
   }

@@ -104,11 +104,22 @@ public enum ReportTable {
     return "\(NumberFormat.duration(cold / Double(units))) per \(sweep.shape.unitName)"
   }
 
+  /// The memory the cold build of the ladder's largest size left allocated, per view
+  /// ("6.9 KiB per view").
+  static func memoryPerView(_ sweep: SweepResult) -> String {
+    guard let bytes = sweep.coldRetainedBytesPerView?.last, bytes.isFinite else { return "-" }
+    let text =
+      abs(bytes) < 1024
+      ? "\(NumberFormat.fixed(bytes, 0)) B" : "\(NumberFormat.fixed(bytes / 1024, 1)) KiB"
+    return text + " per view"
+  }
+
   public static func renderSweeps(_ report: RunReport, style: Style) -> String {
     guard !report.sweeps.isEmpty else { return "" }
     let header = [
       "shape/mutation", "strategy", "sizes", "p50 exponent", "p99 exponent",
       "largest within budget", "cold exponent", "cold per unit at largest",
+      "memory at largest",
     ]
     let rows = report.sweeps.map { sweep in
       [
@@ -119,6 +130,7 @@ public enum ReportTable {
         sweep.largestSizeWithinBudget.map(String.init) ?? "none",
         exponent(sweep.coldExponent, r2: sweep.coldFitR2),
         coldPerUnit(sweep),
+        memoryPerView(sweep),
       ]
     }
     if style == .markdown {

@@ -80,6 +80,11 @@ extension RunReport {
           return "\(at).cold.unitCount is \(cold.unitCount), not 1 to \(Self.maximumSize)"
         }
         if let b = cold.bytesPerView, let p = finite(b, "\(at).cold.bytesPerView") { return p }
+        if let b = cold.retainedBytesPerView,
+          let p = finite(b, "\(at).cold.retainedBytesPerView")
+        {
+          return p
+        }
       }
       if let rounds = r.rounds {
         guard !rounds.isEmpty else { return "\(at).rounds is empty" }

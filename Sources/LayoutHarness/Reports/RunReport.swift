@@ -184,6 +184,9 @@ public struct SweepResult: Codable, Hashable, Sendable {
   public var coldNs: [Double]? = nil
   public var coldExponent: Double? = nil
   public var coldFitR2: Double? = nil
+  /// Bytes per view each size's cold build left allocated (``ColdLayout/retainedBytesPerView``);
+  /// nil when a size lacks it, and in reports from before it was measured.
+  public var coldRetainedBytesPerView: [Double]? = nil
   /// The scene file swept (nil for a built-in shape).
   public var scene: String? = nil
 
@@ -249,14 +252,23 @@ public struct ColdLayout: Codable, Hashable, Sendable {
   /// The scene's size (cells for a feed, depth for deep, children for wide, views
   /// otherwise), so that ``perUnitNs`` is the cost per cell of a list.
   public var unitCount: Int
-  /// Bytes allocated per view while building (nil without an allocation probe).
+  /// Bytes allocated per view while building, freed or not: the build's allocation churn
+  /// (nil without an allocation probe).
   public var bytesPerView: Double?
+  /// Bytes per view still allocated when the build is done: the memory the tree, its
+  /// constraints and the engine hold (the median build's; nil without an allocation probe
+  /// that counts frees, and in reports from before it was measured).
+  public var retainedBytesPerView: Double?
 
-  public init(samplesNs: [Double], unitCount: Int, bytesPerView: Double?) {
+  public init(
+    samplesNs: [Double], unitCount: Int, bytesPerView: Double?,
+    retainedBytesPerView: Double? = nil
+  ) {
     self.samplesNs = samplesNs
     p50Ns = samplesNs.isEmpty ? 0 : median(samplesNs)
     self.unitCount = unitCount
     self.bytesPerView = bytesPerView
+    self.retainedBytesPerView = retainedBytesPerView
   }
 
   /// The median cost per unit of size (per cell of a feed).

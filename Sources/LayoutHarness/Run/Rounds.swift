@@ -40,7 +40,7 @@ extension RunReport {
         if let more = result.cold, let cold = merged.results[i].cold {
           merged.results[i].cold = ColdLayout(
             samplesNs: cold.samplesNs + more.samplesNs, unitCount: cold.unitCount,
-            bytesPerView: cold.bytesPerView)
+            bytesPerView: cold.bytesPerView, retainedBytesPerView: cold.retainedBytesPerView)
         }
         if let more = result.preemptions {
           merged.results[i].preemptions = (merged.results[i].preemptions ?? 0) + more

@@ -7,6 +7,13 @@ import LayoutModel
 public protocol AllocationProbe: AnyObject {
   /// Allocation requests and bytes allocated by this thread so far.
   func read() -> (count: UInt64, bytes: UInt64)
+  /// Bytes this thread has freed so far, or nil when the allocator does not count them.
+  /// With `read()`, it gives what a build leaves live: its memory, not its churn.
+  func freedBytes() -> UInt64?
+}
+
+extension AllocationProbe {
+  public func freedBytes() -> UInt64? { nil }
 }
 
 /// What can stop a run.
@@ -279,8 +286,10 @@ public struct ScenarioRunner {
   private func measureCold(
     _ kind: StrategyKind, scene: Scene, scenario: Scenario
   ) throws(RunError) -> (LayoutStrategy, ColdLayout) {
-    func build() throws(RunError) -> (LayoutStrategy, ns: Double, bytes: Double?) {
+    typealias Build = (LayoutStrategy, ns: Double, bytes: Double?, retained: Double?)
+    func build() throws(RunError) -> Build {
       let before = probe?.read()
+      let freedBefore = probe?.freedBytes()
       let start = monotonicNanos()
       let strategy: LayoutStrategy
       do throws(LayoutError) { strategy = try LayoutStrategy(kind, scene: scene) } catch {
@@ -290,26 +299,35 @@ public struct ScenarioRunner {
         throw .handler(scenario: scenario, strategy: kind, tick: 0, error)
       }
       let ns = Double(monotonicNanos() &- start)
-      guard let before, let after = probe?.read() else { return (strategy, ns, nil) }
-      return (strategy, ns, Double(after.bytes &- before.bytes))
+      guard let before, let after = probe?.read() else { return (strategy, ns, nil, nil) }
+      let allocated = Double(after.bytes &- before.bytes)
+      // Live after the build: allocated less what the build freed (which may include
+      // memory allocated before it, so the difference is signed).
+      var retained: Double?
+      if let freedBefore, let freedAfter = probe?.freedBytes() {
+        retained = allocated - Double(freedAfter &- freedBefore)
+      }
+      return (strategy, ns, allocated, retained)
     }
     var kept: LayoutStrategy?
     var samples: [Double] = []
     var bytes: [Double] = []
-    var first: (LayoutStrategy, ns: Double, bytes: Double?)? = try build()
+    var retained: [Double] = []
+    func keep(_ made: Build) {
+      kept = made.0
+      samples.append(made.ns)
+      if let b = made.bytes { bytes.append(b) }
+      if let r = made.retained { retained.append(r) }
+    }
+    var first: Build? = try build()
     if settings.coldBuilds <= 1 || first!.ns >= Double(settings.coldTimeLimitNs) {
-      kept = first!.0
-      samples.append(first!.ns)
-      if let b = first!.bytes { bytes.append(b) }
+      keep(first!)
     } else {
       first = nil  // dropped, so that the timed builds reuse its memory
       let started = monotonicNanos()
       repeat {
         kept = nil  // the previous build is dropped before the next is made
-        let made = try build()
-        kept = made.0
-        samples.append(made.ns)
-        if let b = made.bytes { bytes.append(b) }
+        keep(try build())
       } while samples.count < settings.coldBuilds
         && monotonicNanos() &- started < settings.coldTimeLimitNs
     }
@@ -318,7 +336,8 @@ public struct ScenarioRunner {
       kept!,
       ColdLayout(
         samplesNs: samples, unitCount: scenario.shape.coldUnits(size: scenario.size),
-        bytesPerView: bytes.isEmpty ? nil : median(bytes) / views)
+        bytesPerView: bytes.isEmpty ? nil : median(bytes) / views,
+        retainedBytesPerView: retained.isEmpty ? nil : median(retained) / views)
     )
   }
 

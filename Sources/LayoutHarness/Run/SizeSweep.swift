@@ -123,6 +123,8 @@ extension SweepResult {
       coldExponent = loglogSlope(x, cold)
       coldFitR2 = loglogFitR2(x, cold)
     }
+    let retained = rows.compactMap { $0.cold?.retainedBytesPerView }
+    if !rows.isEmpty && retained.count == rows.count { coldRetainedBytesPerView = retained }
     scene = rows.first?.scene?.name
   }
 }
