@@ -15,7 +15,12 @@ struct ViewVariables {
 /// A window's Auto Layout engine: one Cassowary solver, the variables of every view, and
 /// the bookkeeping that turns a new solution into layout flags.
 final class LayoutEngine {
-  let solver = Solver()
+  /// Lazy from the first constraint: a view tree is stacks, and in a canonical tableau a
+  /// stack's rows fill in (a box's position written over every earlier box's errors). The
+  /// adaptive default stays canonical until the rows average eight cells, long enough to
+  /// cost a feed's cold build 10% more instructions, a table's twice as many, and its ticks
+  /// more rows touched (measured in the notes of issue 16, stop 34).
+  let solver = Solver(representation: .lazy)
   unowned(unsafe) var window: Window?
   /// The view of each solver variable, indexed by `Variable.index` (nil once detached).
   private var owners: ContiguousArray<Unmanaged<View>?> = []
