@@ -157,6 +157,10 @@ public final class LayoutConstraint: CustomStringConvertible {
   public func activate() throws(LayoutError) {
     guard !isActive else { return }
     try validate()
+    // Each read of an unowned property checks that its object is alive (an atomic retain
+    // and a release): the views are read once.
+    let firstView = firstView
+    let secondView = secondView
     if let secondView, firstView.commonAncestor(with: secondView) == nil {
       throw .noCommonAncestor(
         constraint: description, first: firstView.description, second: secondView.description)
@@ -268,6 +272,7 @@ public final class LayoutConstraint: CustomStringConvertible {
 
   /// The views a change of this constraint may move are placed by their superviews.
   func flagAffectedViews() {
+    let firstView = firstView
     (firstView.parent ?? firstView).setNeedsLayout()
     if let secondView { (secondView.parent ?? secondView).setNeedsLayout() }
   }
@@ -275,6 +280,8 @@ public final class LayoutConstraint: CustomStringConvertible {
   /// `first - multiplier * second - constant relation 0`, each anchor written in the
   /// coordinate space of the views' nearest common ancestor.
   func makeSolverConstraint(in engine: LayoutEngine) -> Constraint {
+    let firstView = firstView
+    let secondView = secondView
     let space: View
     if let secondView {
       space = firstView.commonAncestor(with: secondView) ?? firstView

@@ -72,16 +72,24 @@ extension View {
   /// The nearest view that is an ancestor of (or equal to) both views, nil if they are in
   /// different trees.
   func commonAncestor(with other: View) -> View? {
-    var a: View? = self
-    var b: View? = other
-    while let x = a, let y = b, x.depth > y.depth { a = x.parent }
-    while let x = a, let y = b, y.depth > x.depth { b = y.parent }
-    while let x = a, let y = b {
-      if x === y { return x }
-      a = x.parent
-      b = y.parent
+    // Links are only read: through unowned(unsafe) locals, as `parent` itself is, the walk
+    // retains and releases nothing (it ran for every constraint a layout installs, twice).
+    unowned(unsafe) var a = self
+    unowned(unsafe) var b = other
+    while a.depth > b.depth {
+      guard let up = a.parent else { return nil }
+      a = up
     }
-    return nil
+    while b.depth > a.depth {
+      guard let up = b.parent else { return nil }
+      b = up
+    }
+    while a !== b {
+      guard let up = a.parent, let otherUp = b.parent else { return nil }
+      a = up
+      b = otherUp
+    }
+    return a
   }
 
   /// Calls `body` on this view and every view below it, parents before children. Iterative,
