@@ -9,15 +9,15 @@ import LayoutHarness
 /// which the runner measures and subtracts.
 public final class JemallocProbe: AllocationProbe {
   private let allocated: UnsafeMutablePointer<UInt64>
-  private let deallocated: UnsafeMutablePointer<UInt64>
+  /// Nil when this jemalloc does not count frees: the probe then reports no memory left by
+  /// a build, and counts the rest.
+  private let deallocated: UnsafeMutablePointer<UInt64>?
 
   /// Nil when the allocator in use is not jemalloc (or has no statistics).
   public init?() {
-    guard let allocated = Self.threadCounter("thread.allocatedp"),
-      let deallocated = Self.threadCounter("thread.deallocatedp")
-    else { return nil }
+    guard let allocated = Self.threadCounter("thread.allocatedp") else { return nil }
     self.allocated = allocated
-    self.deallocated = deallocated
+    deallocated = Self.threadCounter("thread.deallocatedp")
     guard Self.requests() != nil else { return nil }
   }
 
@@ -43,7 +43,7 @@ public final class JemallocProbe: AllocationProbe {
     (Self.requests() ?? 0, allocated.pointee)
   }
 
-  public func freedBytes() -> UInt64? { deallocated.pointee }
+  public func freedBytes() -> UInt64? { deallocated?.pointee }
 
   private static func requests() -> UInt64? {
     guard mallctl("thread.tcache.flush", nil, nil, nil, 0) == 0 else { return nil }

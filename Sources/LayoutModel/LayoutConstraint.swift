@@ -158,7 +158,7 @@ public final class LayoutConstraint: CustomStringConvertible {
     guard !isActive else { return }
     try validate()
     // Each read of an unowned property checks that its object is alive (an atomic retain
-    // and a release): the views are read once.
+    // and a release): the views are read once here.
     let firstView = firstView
     let secondView = secondView
     if let secondView, firstView.commonAncestor(with: secondView) == nil {

@@ -62,6 +62,16 @@ struct ColdLayoutTests {
     let result = try ScenarioRunner(settings: settings, probe: blind).run(scenario).results[0]
     #expect(result.cold?.bytesPerView == 10_000 / Double(result.views))
     #expect(result.cold != nil && result.cold?.retainedBytesPerView == nil)
+    // A build that frees more memory from before it than it keeps: a negative figure, which
+    // a report may hold (a check that wanted it non-negative refused such reports on read).
+    let shrinking = SteppingProbe(allocatedStep: 1_000, freedStep: 4_000)
+    let results = try ScenarioRunner(settings: settings, probe: shrinking).run(scenario).results
+    #expect(results[0].cold?.retainedBytesPerView == -3_000 / Double(results[0].views))
+    let report = RunReport(hz: 60, measurementOverheadNs: 0, environment: [:], results: results)
+    #expect(report.problem() == nil)
+    var broken = report
+    broken.results[0].cold?.retainedBytesPerView = .infinity
+    #expect(broken.problem()?.contains("cold.retainedBytesPerView is inf") == true)
   }
 
   @Test func aTimeLimitKeepsOneBuildOfAnExpensiveScene() throws {

@@ -109,7 +109,7 @@ public enum ReportTable {
   static func memoryPerView(_ sweep: SweepResult) -> String {
     guard let bytes = sweep.coldRetainedBytesPerView?.last, bytes.isFinite else { return "-" }
     let text =
-      abs(bytes) < 1024
+      abs(bytes.rounded()) < 1024
       ? "\(NumberFormat.fixed(bytes, 0)) B" : "\(NumberFormat.fixed(bytes / 1024, 1)) KiB"
     return text + " per view"
   }

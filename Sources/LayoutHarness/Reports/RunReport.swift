@@ -256,8 +256,9 @@ public struct ColdLayout: Codable, Hashable, Sendable {
   /// (nil without an allocation probe).
   public var bytesPerView: Double?
   /// Bytes per view still allocated when the build is done: the memory the tree, its
-  /// constraints and the engine hold (the median build's; nil without an allocation probe
-  /// that counts frees, and in reports from before it was measured).
+  /// constraints and the engine hold (the median over builds; signed, as a build may free
+  /// memory allocated before it; nil without an allocation probe that counts frees, and in
+  /// reports from before it was measured).
   public var retainedBytesPerView: Double?
 
   public init(
