@@ -115,6 +115,23 @@ struct FindingTests {
       "\(warning.text)")
     flagged.preemptions = nil
     #expect(TailWarning.all(in: report([flagged]))[0].text.contains("context") == false)
+    // A slow scenario's tail is flagged when the run recorded at least as many involuntary
+    // context switches as it has ticks over 20x the median (a 100,000-cell feed: 4 ms
+    // ticks, two of 82 and 124 ms and one of 36 ms, three switches); not with fewer.
+    var interrupted = result(.bottomUp, p50: 4_000_000, counters: [:])
+    interrupted.samplesNs =
+      Array(repeating: 4_000_000, count: 57) + [81_680_000, 123_830_000, 36_390_000]
+    interrupted.tickNs = TickStatistics(samples: interrupted.samplesNs)
+    interrupted.preemptions = 3
+    let tail = try #require(TailWarning.all(in: report([interrupted])).first)
+    #expect(
+      tail.text.hasPrefix(
+        "bottom-up max 123.8 ms (31x its median); 3 involuntary context switches"),
+      "\(tail.text)")
+    interrupted.preemptions = 1
+    #expect(TailWarning.all(in: report([interrupted])).isEmpty)
+    interrupted.preemptions = nil
+    #expect(TailWarning.all(in: report([interrupted])).isEmpty)
     // Slow ticks that recur are the scenario's work (a table reusing a cell every few
     // ticks), not preemption: 30 of 100 ticks at 40x the median.
     var recurring = result(.coalesced, p50: 25_000, counters: [:])
