@@ -19,10 +19,10 @@ public struct TailWarning: Sendable, Equatable {
   /// sub-millisecond median (a time slice lost is then many medians) or at least as many
   /// involuntary context switches recorded during the ticks as there are such ticks (a
   /// 4 ms tick of a 100,000-cell feed took 124 ms in a run that recorded 3 switches, with
-  /// ticks of 82 and 36 ms beside it). Preemption strikes a tick here and there; slow ticks that recur
-  /// (a table reusing a cell every third tick of a scroll) are the scenario's own work,
-  /// however far above the median they are, and so is a slow scenario's long tail when
-  /// nothing interrupted it.
+  /// ticks of 82 and 36 ms beside it). Preemption strikes a tick here and there; slow
+  /// ticks that recur (a table reusing a cell every third tick of a scroll) are the
+  /// scenario's own work, however far above the median they are, and so is a slow
+  /// scenario's long tail when nothing interrupted it.
   public static func flags(_ result: RunResult) -> Bool {
     let t = result.tickNs
     guard t.p50 > 0 && t.max > maxOverMedian * t.p50 else { return false }
