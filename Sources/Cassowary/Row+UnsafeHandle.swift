@@ -79,16 +79,20 @@ extension Row {
 // MARK: - Loops over cells
 
 extension Row {
-  /// Multiplies every cell by `k`; returns whether some cell came out under the zero
-  /// threshold (`isResidue` with no scale), which only a `k` under 1 in magnitude can do
-  /// (rows keep no such cell). The check is a running minimum, which keeps the loop free of
-  /// branches; pivots on elements of magnitude 1 or less (most of a layout's) skip it.
+  /// Multiplies every cell by `k` and reports what that did (`Scaling`). Only a `k` under 1
+  /// in magnitude can take a cell under the zero threshold, and only a `k` of 1 or more can
+  /// enlarge cells, so each loop keeps one running extreme, free of branches.
   @discardableResult
-  mutating func scaleCoefficients(by k: Double) -> Bool {
+  mutating func scaleCoefficients(by k: Double) -> Scaling {
     coefficients.withUnsafeMutableBufferPointer { c in
       guard abs(k) < 1 else {
-        for i in c.indices { c[i] *= k }
-        return false
+        var largest = 0.0
+        for i in c.indices {
+          let x = c[i] * k
+          c[i] = x
+          largest = max(largest, abs(x))
+        }
+        return Scaling(vanished: false, largest: largest)
       }
       var smallest = Double.infinity
       for i in c.indices {
@@ -96,7 +100,7 @@ extension Row {
         c[i] = x
         smallest = min(smallest, abs(x))
       }
-      return isResidue(smallest, scale: 0)
+      return Scaling(vanished: isResidue(smallest, scale: 0), largest: 0)
     }
   }
 

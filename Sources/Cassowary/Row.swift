@@ -1,3 +1,13 @@
+/// What dividing a row's cells by a pivot element did to them.
+struct Scaling {
+  /// Some cell came out under the zero threshold (only a factor under 1 in magnitude can
+  /// take one there).
+  var vanished: Bool
+  /// The largest cell magnitude the division made when the factor was 1 or more in
+  /// magnitude, else 0: how far it enlarged the row (see `Tolerance.enlargedRow`).
+  var largest: Double
+}
+
 /// One tableau row: `basic = constant + Σ coefficient·symbol`, or, before it is solved for a
 /// basic symbol, the expression `constant + Σ coefficient·symbol` that must equal zero.
 ///
@@ -83,12 +93,15 @@ struct Row {
   /// Turns `0 = constant + a·symbol + rest` into `symbol = -constant/a - rest/a`.
   ///
   /// Cells that the division takes under the zero threshold are dropped, as a sum drops
-  /// them (`isResidue`).
-  mutating func solve(for symbol: Symbol) {
+  /// them (`isResidue`). Returns what the division did to the cells.
+  @discardableResult
+  mutating func solve(for symbol: Symbol) -> Scaling {
     let a = remove(symbol)
     let k = -1.0 / a
     constant *= k
-    if scaleCoefficients(by: k) { _ = removeZeroCells() }
+    let scaling = scaleCoefficients(by: k)
+    if scaling.vanished { _ = removeZeroCells() }
+    return scaling
   }
 
   /// Turns `lhs = constant + b·rhs + rest` into `rhs = (lhs - constant - rest) / b`.
@@ -99,9 +112,9 @@ struct Row {
   /// One pass: the cells between the two positions shift by one, the rest stay (a dense row
   /// in a stack has a cell per box, and a removal then an insertion each moved half of them).
   ///
-  /// Returns whether the division took some cell under the zero threshold: the caller, which
-  /// keeps the column counts, then removes it (`removeZeroCells`).
-  mutating func solve(for rhs: Symbol, replacing lhs: Symbol) -> Bool {
+  /// Returns what the division did: when it took some cell under the zero threshold, the
+  /// caller, which keeps the column counts, removes it (`removeZeroCells`).
+  mutating func solve(for rhs: Symbol, replacing lhs: Symbol) -> Scaling {
     let (found, i) = search(rhs)
     let (named, j) = search(lhs)
     assert(!named, "the symbol replacing the solved one is already in its row")

@@ -124,10 +124,9 @@ extension Solver {
     }
     if subject.isValid {
       // Solving divides by the subject's coefficient, as a pivot does (see `pivot`).
-      if abs(row.coefficient(for: subject)) < Tolerance.illConditionedPivot {
+      if row.solve(for: subject).largest > Tolerance.enlargedRow {
         tableau.objectiveSuspect = true
       }
-      row.solve(for: subject)
       tableau.addRow(row, basic: subject)
       if tableau.lazy {
         tableau.substituteInObjectives(subject, with: row)

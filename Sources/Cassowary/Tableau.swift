@@ -124,7 +124,7 @@ struct Tableau {
   /// near zero in its row though not in its column): the solver then rebuilds
   /// it from its constraints (`Solver+Recovery.swift`).
   var damaged = false
-  /// Set by a pivot on an element small enough (`Tolerance.illConditionedPivot`) that the
+  /// Set by a pivot that enlarged its row's cells enough (`Tolerance.enlargedRow`) that the
   /// objective's round-off may have grown past the weakest weights: the solver then
   /// recomputes the objective from the constraints' error terms once the operation ends
   /// and re-optimises (`Solver+Recovery.swift`).
@@ -459,16 +459,16 @@ struct Tableau {
       damaged = true
       return false
     }
-    if abs(element) < Tolerance.illConditionedPivot { objectiveSuspect = true }
     counters.pivots &+= 1
     structureChanged()
     if logsPivots { pivotLog.append((entering, leaving)) }
-    let vanished = rows[slot].solve(for: entering, replacing: leaving)
+    let scaling = rows[slot].solve(for: entering, replacing: leaving)
+    if scaling.largest > Tolerance.enlargedRow { objectiveSuspect = true }
     noteAdded(leaving, in: slot32)
     noteRemoved(entering)
     // A division by an element over 1 can take a cell under the zero threshold, which no
     // row keeps (the row names parametric symbols only here: no value moves).
-    if vanished {
+    if scaling.vanished {
       for symbol in rows[slot].removeZeroCells() { noteRemoved(symbol) }
     }
     noteBasis(entering, basic: true)

@@ -77,14 +77,20 @@ public enum Tolerance {
   /// rows have drifted from the constraints and the tableau is rebuilt
   /// (`Solver+Audit.swift`). Round-off at layout magnitudes is near 1e-13 of that scale.
   public static let audit = 1.0e-9
-  /// A pivot on an element smaller than this divides its row by it, and every later update
-  /// of the objective carries the round-off of those magnitudes: the objective is then
-  /// recomputed from the constraints once the operation ends. Layout systems pivot on
-  /// elements near 1 (multipliers and ratios); the differential fuzzer's nested ratios of
-  /// 1/8 to 4 reach 1e-8, where a pivot of 4e-8 left the objective 49,647 off its true value
-  /// and the simplex at a vertex whose weak errors were 175 over the optimum (seed 112481 of
-  /// 2-200 boxes).
-  static let illConditionedPivot = 1.0e-5
+  /// A pivot that leaves a cell larger than this in its row (it divides the row by its
+  /// element) puts cells of that size, times weights up to a strong 1e6, into the objective
+  /// and into every row it is substituted in, where they later cancel and leave their
+  /// round-off behind: the objective is then recomputed from the constraints once the
+  /// operation ends. Layout systems pivot on elements near 1 (multipliers and ratios) over
+  /// rows of cells near 1. The differential fuzzer's nested ratios of 1/8 to 4 go much
+  /// further: a pivot of 4e-8 left the objective 49,647 off its true value and the simplex
+  /// at a vertex whose weak errors were 175 over the optimum (seed 112481 of 2-200 boxes);
+  /// and the pivot that removed a required constraint, on an element of 9.3e-4 in a row
+  /// whose cells reached 27, made cells of 28,763 that left the objective's cells 0.8 to 9
+  /// off, enough to take a strong constraint's error (2/3 of a point) for optimal (seed
+  /// 2408220, lazy). The bound was an element under 1e-5; it is the size of what the
+  /// division makes, with a margin of 30 below that seed.
+  static let enlargedRow = 1.0e3
   /// How far below zero a ratio test may leave a row of value `value` that it passes over
   /// for a larger pivot element (`Tableau.leavingSymbol(for:)`): the round-off such a value
   /// carries, 1e-11 of its magnitude and at least 1e-11, at most 1e-9 (a tenth of the

@@ -186,8 +186,8 @@ import Testing
     #expect(!suspect)
   }
 
-  /// A pivot on an element under `Tolerance.illConditionedPivot` flags the objective; pivots
-  /// of a layout (elements near 1) do not. A ratio of 1e-6 (the smallest coefficient the
+  /// A pivot that makes cells over `Tolerance.enlargedRow` flags the objective; pivots of a
+  /// layout (elements and cells near 1) do not. A ratio of 1e-6 (the smallest coefficient the
   /// solver takes) between a restricted width and a weak target makes the optimiser pivot
   /// on it.
   @Test(arguments: [Solver.Representation.adaptive, .lazy, .canonical])

@@ -34,8 +34,9 @@ import Testing
     #expect(row.symbols == [a, b, c])
 
     var pivoted = row
-    let vanished = pivoted.solve(for: a, replacing: lhs)
-    #expect(vanished)
+    let scaling = pivoted.solve(for: a, replacing: lhs)
+    #expect(scaling.vanished)
+    #expect(scaling.largest == 0)  // a division by 4 enlarges nothing
     let removed = pivoted.removeZeroCells()
     #expect(removed == [b])
     #expect(pivoted.symbols == [lhs, c])
@@ -51,9 +52,38 @@ import Testing
     var unit = Row(constant: 1)
     unit.insert(a, 1)
     unit.insert(b, 1.5e-10)
-    let unitVanished = unit.solve(for: a, replacing: lhs)
-    #expect(!unitVanished)
+    let unitScaling = unit.solve(for: a, replacing: lhs)
+    #expect(!unitScaling.vanished)
+    #expect(unitScaling.largest == 1)  // the replaced symbol's cell
     #expect(unit.symbols == [b, lhs])
+  }
+
+  /// A division by an element under 1 reports the largest cell it made, the replaced
+  /// symbol's included: the solver's measure of how far a pivot enlarged its row
+  /// (`Tolerance.enlargedRow`).
+  @Test func aDivisionReportsTheLargestCellItMade() {
+    let a = Symbol(.slack, index: 1)
+    let b = Symbol(.error, index: 2)
+    let lhs = Symbol(.slack, index: 3)
+    // lhs = 1 + 9.3e-4 a + 26.7 b: a pivot on 9.3e-4 makes cells of 26.7 / 9.3e-4.
+    var row = Row(constant: 1)
+    row.insert(a, 9.3e-4)
+    row.insert(b, 26.7)
+    var pivoted = row
+    let scaling = pivoted.solve(for: a, replacing: lhs)
+    #expect(!scaling.vanished)
+    #expect(abs(scaling.largest - 26.7 / 9.3e-4) < 1e-6)
+    #expect(scaling.largest == pivoted.coefficients.map(abs).max())
+
+    // Small cells beside a small element: the replaced symbol's 1 / 1e-4 is the largest.
+    var small = Row(constant: 1)
+    small.insert(a, 1e-4)
+    small.insert(b, 1e-5)
+    #expect(abs(small.solve(for: a, replacing: lhs).largest - 1e4) < 1e-6)
+
+    // `solve(for:)` drops the subject's cell: the largest is among the rest.
+    var subject = row
+    #expect(abs(subject.solve(for: a).largest - 26.7 / 9.3e-4) < 1e-6)
   }
 
   @Test func solvingMatchesARemovalAndAnInsertion() {
