@@ -27,9 +27,12 @@ public struct SolverCounters: Hashable, Sendable {
   /// Tableaux rebuilt from the constraints: after a refusal by a lazy tableau (to verify
   /// it), or after a sign of damage by round-off (see `Solver+Recovery.swift`).
   public var rebuilds: Int = 0
-  /// Objectives recomputed from the constraints' error terms after a pivot on an element
-  /// small enough to amplify round-off (see `Solver+Recovery.swift`).
+  /// Objectives recomputed from the constraints' error terms after a pivot that enlarged
+  /// its row's cells enough to amplify round-off (see `Solver+Recovery.swift`).
   public var objectiveRefreshes: Int = 0
+  /// Constraints added through an artificial variable (phase one): required constraints
+  /// whose row offered no subject that keeps the tableau feasible.
+  public var phaseOnes: Int = 0
 
   public init() {}
 
@@ -45,6 +48,7 @@ public struct SolverCounters: Hashable, Sendable {
     d.valuesUpdated = lhs.valuesUpdated - rhs.valuesUpdated
     d.rebuilds = lhs.rebuilds - rhs.rebuilds
     d.objectiveRefreshes = lhs.objectiveRefreshes - rhs.objectiveRefreshes
+    d.phaseOnes = lhs.phaseOnes - rhs.phaseOnes
     return d
   }
 }

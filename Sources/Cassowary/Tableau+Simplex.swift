@@ -220,6 +220,7 @@ extension Tableau {
   /// made; keeping a copy to restore instead costs a copy of the whole tableau on every
   /// such insertion, which made building large layouts quadratic.
   mutating func addWithArtificialVariable(_ row: Row) -> Bool {
+    counters.phaseOnes &+= 1
     let art = newSymbol(.slack)
     addRow(row, basic: art)
     updateValues()

@@ -64,7 +64,10 @@ extension SolverTests {
     b.rowsTouched = 5
     b.substitutions = 4
     b.expansions = 1
+    a.phaseOnes = 3
+    b.phaseOnes = 1
     let d = a - b
+    #expect(d.phaseOnes == 2)
     #expect(d.pivots == 5 && d.rowsTouched == 15 && d.substitutions == 5 && d.expansions == 2)
     #expect(d.repairs == 1 && d.cachedShifts == 4 && d.valuesUpdated == 29)
   }
@@ -92,6 +95,47 @@ extension SolverTests {
     before = solver.counters
     try solver.suggestValue(w, 120)
     #expect(solver.counters - before == SolverCounters(), "the same value does nothing")
+  }
+
+  /// A required inequality that holds with equality where the solution stands (a child
+  /// inside its parent, added while both are at zero, as when a layout is built) takes its
+  /// own slack as the subject, without phase one; one that does not hold needs phase one.
+  /// The solution is the same either way.
+  @Test(arguments: representations)
+  func aContainmentThatHoldsWithEqualityNeedsNoPhaseOne(
+    _ representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let px = solver.makeVariable("px")
+    let pw = solver.makeVariable("pw")
+    let cx = solver.makeVariable("cx")
+    let cw = solver.makeVariable("cw")
+    // Every variable named by a row, all at zero: the containment's rows have value 0.
+    try solver.addConstraint(px == 0)
+    try solver.addConstraint((pw == 0) | .weak)
+    try solver.addConstraint((cx == 0) | .weak)
+    try solver.addConstraint((cw == 0) | .weak)
+    var before = solver.counters
+    try solver.addConstraint(cx >= px)
+    try solver.addConstraint(cx + cw <= px + pw)
+    #expect((solver.counters - before).phaseOnes == 0)
+    // The parent 100 wide, the child at 40 asking for 150: it is kept inside, 60 wide.
+    try solver.addConstraint((pw == 100) | .strong)
+    try solver.addConstraint((cx == 40) | .strong)
+    try solver.addConstraint((cw == 150) | .medium)
+    solver.updateVariables()
+    expectValue(solver, pw, 100)
+    expectValue(solver, cw, 60)
+
+    // A containment that the solution breaks (a point 30 past the child's right edge).
+    let gx = solver.makeVariable("gx")
+    try solver.addConstraint((gx == 130) | .medium)
+    before = solver.counters
+    try solver.addConstraint(gx <= cx + cw)
+    #expect((solver.counters - before).phaseOnes == 1)
+    solver.updateVariables()
+    expectValue(solver, gx, 100)
+    expectValue(solver, cw, 60)
   }
 
   @Test(arguments: representations)
