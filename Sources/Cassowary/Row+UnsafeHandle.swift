@@ -80,11 +80,16 @@ extension Row {
 
 extension Row {
   /// Multiplies every cell by `k` and reports what that did (`Scaling`). Only a `k` under 1
-  /// in magnitude can take a cell under the zero threshold, and only a `k` of 1 or more can
-  /// enlarge cells, so each loop keeps one running extreme, free of branches.
+  /// in magnitude can take a cell under the zero threshold, and only a `k` over 1 can
+  /// enlarge cells, so each loop keeps one running extreme, free of branches; a `k` of ±1
+  /// (most pivots of a layout, and the dense rows of a stack) keeps none.
   @discardableResult
   mutating func scaleCoefficients(by k: Double) -> Scaling {
     coefficients.withUnsafeMutableBufferPointer { c in
+      if abs(k) == 1 {
+        for i in c.indices { c[i] *= k }
+        return Scaling(vanished: false, largest: 0)
+      }
       guard abs(k) < 1 else {
         var largest = 0.0
         for i in c.indices {

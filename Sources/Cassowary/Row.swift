@@ -3,8 +3,8 @@ struct Scaling {
   /// Some cell came out under the zero threshold (only a factor under 1 in magnitude can
   /// take one there).
   var vanished: Bool
-  /// The largest cell magnitude the division made when the factor was 1 or more in
-  /// magnitude, else 0: how far it enlarged the row (see `Tolerance.enlargedRow`).
+  /// The largest cell magnitude the division made when the factor was over 1 in magnitude,
+  /// else 0: how far it enlarged the row (see `Tolerance.enlargedRow`).
   var largest: Double
 }
 

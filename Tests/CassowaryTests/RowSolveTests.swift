@@ -54,12 +54,12 @@ import Testing
     unit.insert(b, 1.5e-10)
     let unitScaling = unit.solve(for: a, replacing: lhs)
     #expect(!unitScaling.vanished)
-    #expect(unitScaling.largest == 1)  // the replaced symbol's cell
+    #expect(unitScaling.largest == 0)  // a division by 1 enlarges nothing
     #expect(unit.symbols == [b, lhs])
   }
 
-  /// A division by an element under 1 reports the largest cell it made, the replaced
-  /// symbol's included: the solver's measure of how far a pivot enlarged its row
+  /// A division by an element under 1 in magnitude reports the largest cell it made, the
+  /// replaced symbol's included: the solver's measure of how far a pivot enlarged its row
   /// (`Tolerance.enlargedRow`).
   @Test func aDivisionReportsTheLargestCellItMade() {
     let a = Symbol(.slack, index: 1)
