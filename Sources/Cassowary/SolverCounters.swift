@@ -30,8 +30,9 @@ public struct SolverCounters: Hashable, Sendable {
   /// Objectives recomputed from the constraints' error terms after a pivot that enlarged
   /// its row's cells enough to amplify round-off (see `Solver+Recovery.swift`).
   public var objectiveRefreshes: Int = 0
-  /// Constraints added through an artificial variable (phase one): required constraints
-  /// whose row offered no subject that keeps the tableau feasible.
+  /// Phase ones run: required constraints whose row offered no subject that keeps the
+  /// tableau feasible, added through an artificial variable (attempts that end in a refusal,
+  /// and those of a rebuild, included).
   public var phaseOnes: Int = 0
 
   public init() {}

@@ -77,11 +77,13 @@ public enum Tolerance {
   /// rows have drifted from the constraints and the tableau is rebuilt
   /// (`Solver+Audit.swift`). Round-off at layout magnitudes is near 1e-13 of that scale.
   public static let audit = 1.0e-9
-  /// A pivot that leaves a cell larger than this in its row (it divides the row by its
-  /// element) puts cells of that size, times weights up to a strong 1e6, into the objective
-  /// and into every row it is substituted in, where they later cancel and leave their
-  /// round-off behind: the objective is then recomputed from the constraints once the
-  /// operation ends. Layout systems pivot on elements near 1 (multipliers and ratios) over
+  /// A pivot divides its row by its element; one on an element under 1 in magnitude that
+  /// leaves a cell larger than this in the row (the replaced symbol's 1 / element included,
+  /// so any element under 1e-3) puts cells of that size, times weights up to a strong 1e6,
+  /// into the objective and into every row it is substituted in, where they later cancel
+  /// and leave their round-off behind: the objective is then recomputed from the
+  /// constraints once the operation ends. (A new row solved for its subject counts the same
+  /// way, less the subject's own cell.) Layout systems pivot on elements near 1 (multipliers and ratios) over
   /// rows of cells near 1. The differential fuzzer's nested ratios of 1/8 to 4 go much
   /// further: a pivot of 4e-8 left the objective 49,647 off its true value and the simplex
   /// at a vertex whose weak errors were 175 over the optimum (seed 112481 of 2-200 boxes);

@@ -207,6 +207,32 @@ import Testing
     #expect(abs(solver.value(of: x) - 2e6) < 1e-3)
   }
 
+  /// The bound is on what a pivot's division makes, not on the element alone: an element of
+  /// 1e-4, which the earlier bound (an element under 1e-5) let through, makes cells of 1e4
+  /// and refreshes the objective; elements of 1/8 over cells near 1 (a ratio's division)
+  /// make cells of 8 and do not.
+  @Test(arguments: [Solver.Representation.adaptive, .lazy, .canonical])
+  func aPivotThatEnlargesItsRowPastTheBoundRefreshesTheObjective(
+    _ representation: Solver.Representation
+  ) throws {
+    let ratio = Solver(representation: representation)
+    let w = ratio.makeVariable("w")
+    try ratio.addConstraint(w >= 1)
+    try ratio.addConstraint((0.125 * w == 2) | .weak)
+    ratio.updateVariables()
+    #expect(ratio.counters.pivots >= 1)
+    #expect(ratio.counters.objectiveRefreshes == 0)
+    #expect(abs(ratio.value(of: w) - 16) < 1e-9)
+
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    try solver.addConstraint(x >= 1)
+    try solver.addConstraint((1e-4 * x == 2) | .weak)
+    solver.updateVariables()
+    #expect(solver.counters.objectiveRefreshes >= 1)
+    #expect(abs(solver.value(of: x) - 2e4) < 1e-6)
+  }
+
   /// A refusal restores the solver as it was; when that state is itself damaged (a pivot
   /// undoing the refused operation's pivots was refused, so the basis stopped part-way
   /// back), the throw skips the operation's own repair, so the refusal repairs it before

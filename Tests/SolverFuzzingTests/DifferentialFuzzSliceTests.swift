@@ -55,8 +55,9 @@ import Testing
   /// eleven strong preferences for 0 (1402480), and the removal of a required constraint
   /// (for its re-insertion as strong) that pivoted on 9.3e-4 in a row of cells up to 27,
   /// whose cells of 28,763 left the objective 0.8 to 9 off in its cells, enough to keep a
-  /// strong error of 2/3 (2408220). A few seconds each in a debug build (2408220, 2,134
-  /// operations on 168 boxes: about a minute).
+  /// strong error of 2/3 (2408220; since d6dfa24 its pivots take another path, and the
+  /// refresh rule's own guard is `RecoveryTests`). A few seconds each in a debug build
+  /// (2408220, 2,134 operations on 168 boxes: about a minute).
   @Test(arguments: [
     (UInt64(381), 60...200, Solver.Representation.lazy),
     (105445, 2...200, .lazy),
