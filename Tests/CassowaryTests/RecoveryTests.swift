@@ -199,10 +199,7 @@ import Testing
     try solver.suggestValue(root, 700)
     #expect(solver.counters.objectiveRefreshes == 0)
 
-    let x = solver.makeVariable("x")
-    try solver.addConstraint(x >= 1)
-    try solver.addConstraint((1e-6 * x == 2) | .weak)
-    solver.updateVariables()
+    let x = try Self.addWeakRatio(1e-6, to: solver)
     #expect(solver.counters.objectiveRefreshes >= 1)
     #expect(abs(solver.value(of: x) - 2e6) < 1e-3)
   }
@@ -216,21 +213,25 @@ import Testing
     _ representation: Solver.Representation
   ) throws {
     let ratio = Solver(representation: representation)
-    let w = ratio.makeVariable("w")
-    try ratio.addConstraint(w >= 1)
-    try ratio.addConstraint((0.125 * w == 2) | .weak)
-    ratio.updateVariables()
+    let w = try Self.addWeakRatio(0.125, to: ratio)
     #expect(ratio.counters.pivots >= 1)
     #expect(ratio.counters.objectiveRefreshes == 0)
     #expect(abs(ratio.value(of: w) - 16) < 1e-9)
 
     let solver = Solver(representation: representation)
-    let x = solver.makeVariable("x")
-    try solver.addConstraint(x >= 1)
-    try solver.addConstraint((1e-4 * x == 2) | .weak)
-    solver.updateVariables()
+    let x = try Self.addWeakRatio(1e-4, to: solver)
     #expect(solver.counters.objectiveRefreshes >= 1)
     #expect(abs(solver.value(of: x) - 2e4) < 1e-6)
+  }
+
+  /// A variable of at least 1 with a weak wish that `k · x == 2`, solved: reaching
+  /// `x = 2 / k` pivots on `k`.
+  static func addWeakRatio(_ k: Double, to solver: Solver) throws -> Variable {
+    let x = solver.makeVariable("x")
+    try solver.addConstraint(x >= 1)
+    try solver.addConstraint((k * x == 2) | .weak)
+    solver.updateVariables()
+    return x
   }
 
   /// A refusal restores the solver as it was; when that state is itself damaged (a pivot
