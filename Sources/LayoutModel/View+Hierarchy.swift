@@ -1,3 +1,21 @@
+// MARK: - Visiting subviews
+
+extension View {
+  /// Calls `body` with each subview in order, without a retain and a release per subview.
+  ///
+  /// The local copy of the array holds every subview it lists until the loop ends, even if
+  /// `body` changes `subviews`, so each can be lent to `body` without a retain of its own
+  /// (a reference `body` stores is retained as usual).
+  @inline(__always) func forEachSubviewUnretained(_ body: (View) -> Void) {
+    let children = subviews
+    children.withUnsafeBufferPointer { buffer in
+      for i in buffer.indices {
+        Unmanaged.passUnretained(buffer[i])._withUnsafeGuaranteedRef(body)
+      }
+    }
+  }
+}
+
 // MARK: - Adding and removing subviews
 
 extension View {
