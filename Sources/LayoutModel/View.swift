@@ -33,9 +33,10 @@ open class View: CustomStringConvertible {
   /// The last `sizeThatFits` proposal and answer (nil proposal: not measured since the
   /// content last changed).
   @exclusivity(unchecked) var fitProposal: Size?
-  @exclusivity(unchecked) var fitResult = Size.zero
-  /// The window's run-loop tick in which this view's frame last changed.
+  /// The window's run-loop tick in which this view's frame last changed. (Declared here,
+  /// it fills the padding after the optional's tag instead of adding eight bytes.)
   var frameChangeTick: UInt32 = 0
+  @exclusivity(unchecked) var fitResult = Size.zero
 
   // MARK: - Auto Layout state
   // The variables and the attached constraints are read for every anchor of every
@@ -45,6 +46,16 @@ open class View: CustomStringConvertible {
   /// The solver variables of this view (origin in the superview's space, and size).
   @exclusivity(unchecked) var variables: ViewVariables?
 
+  // MARK: - Flags
+  // (The flags, the mark and the epoch fill the eight bytes before the next pointer.)
+  @exclusivity(unchecked) public internal(set) var needsLayout = false
+  @exclusivity(unchecked) public internal(set) var needsUpdateConstraints = false
+  @exclusivity(unchecked) public internal(set) var needsDisplay = false
+  /// Scratch mark for subtree membership tests.
+  var marked = false
+  /// The update cycle that last counted a visit of this view (cycle detection).
+  var visitEpoch: UInt32 = 0
+
   @exclusivity(unchecked) public internal(set) var subviews: [View] = []
   // The tree owns its views downwards only. `deinit` clears the children's back pointers,
   // so these never dangle; they are unowned(unsafe) to keep reference counting off the
@@ -53,11 +64,6 @@ open class View: CustomStringConvertible {
   @exclusivity(unchecked) unowned(unsafe) var owner: Window?
   /// Distance from the root of the tree (the window has depth 0).
   @exclusivity(unchecked) var depth = 0
-
-  // MARK: - Flags
-  @exclusivity(unchecked) public internal(set) var needsLayout = false
-  @exclusivity(unchecked) public internal(set) var needsUpdateConstraints = false
-  @exclusivity(unchecked) public internal(set) var needsDisplay = false
 
   /// A name for diagnostics (errors name views by it).
   public var name: String
@@ -76,12 +82,9 @@ open class View: CustomStringConvertible {
   var compression = (horizontal: LayoutPriority.defaultHigh, vertical: LayoutPriority.defaultHigh)
 
   // MARK: - Cycle detection
-  var visitEpoch: UInt32 = 0
   var layoutVisits = 0
   var constraintVisits = 0
   var flaggedBy: String?
-  /// Scratch mark for subtree membership tests.
-  var marked = false
 
   public init(name: String = "") {
     self.name = name
