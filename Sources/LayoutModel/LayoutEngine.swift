@@ -219,10 +219,7 @@ final class LayoutEngine {
       solver.updateVariables { variable, _ in
         guard let unmanaged = owners[Int(variable.index)] else { return }
         // (`view.parent ?? view` made an owned reference: a retain and a release per value.)
-        let target = unmanaged._withUnsafeGuaranteedRef { view -> Unmanaged<View> in
-          guard let parent = view.parent else { return unmanaged }
-          return Unmanaged.passUnretained(parent)
-        }
+        let target = unmanaged._withUnsafeGuaranteedRef { $0.parentLink ?? unmanaged }
         guard target.toOpaque() != lastFlagged?.toOpaque() else { return }
         lastFlagged = target
         target._withUnsafeGuaranteedRef { $0.setNeedsLayout() }

@@ -60,7 +60,15 @@ open class View: CustomStringConvertible {
   // The tree owns its views downwards only. `deinit` clears the children's back pointers,
   // so these never dangle; they are unowned(unsafe) to keep reference counting off the
   // passes, which follow them for every flagged view.
-  @exclusivity(unchecked) unowned(unsafe) var parent: View?
+  //
+  // The parent link is stored unmanaged: `LayoutEngine.solve` compares and lends it for
+  // every moved value without a retain (reading an `unowned(unsafe)` optional made a strong
+  // reference, a retain and a release per value).
+  @exclusivity(unchecked) var parentLink: Unmanaged<View>?
+  var parent: View? {
+    get { parentLink?.takeUnretainedValue() }
+    set { parentLink = newValue.map { Unmanaged.passUnretained($0) } }
+  }
   @exclusivity(unchecked) unowned(unsafe) var owner: Window?
   /// Distance from the root of the tree (the window has depth 0).
   @exclusivity(unchecked) var depth = 0
