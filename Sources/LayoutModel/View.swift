@@ -58,12 +58,11 @@ open class View: CustomStringConvertible {
 
   @exclusivity(unchecked) public internal(set) var subviews: [View] = []
   // The tree owns its views downwards only. `deinit` clears the children's back pointers,
-  // so these never dangle; they are unowned(unsafe) to keep reference counting off the
-  // passes, which follow them for every flagged view.
-  //
-  // The parent link is stored unmanaged: `LayoutEngine.solve` compares and lends it for
-  // every moved value without a retain (reading an `unowned(unsafe)` optional made a strong
-  // reference, a retain and a release per value).
+  // so these never dangle; they hold no reference count, to keep reference counting off
+  // the passes, which follow them for every flagged view. The parent link is stored
+  // unmanaged rather than `unowned(unsafe)`: `LayoutEngine.solve` compares and lends it for
+  // every moved value without a retain (reading an `unowned(unsafe)` optional makes a
+  // strong reference, a retain and a release per value).
   @exclusivity(unchecked) var parentLink: Unmanaged<View>?
   var parent: View? {
     get { parentLink?.takeUnretainedValue() }
