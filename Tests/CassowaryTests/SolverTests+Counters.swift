@@ -97,12 +97,14 @@ extension SolverTests {
     #expect(solver.counters - before == SolverCounters(), "the same value does nothing")
   }
 
-  /// A required inequality that holds with equality where the solution stands (a child
-  /// inside its parent, added while both are at zero, as when a layout is built) takes its
-  /// own slack as the subject, without phase one; one that does not hold needs phase one.
-  /// The solution is the same either way.
+  /// Containments added while a child and its parent are at zero, as when a layout is
+  /// built: the `>=` one has its slack at coefficient -1 and takes it as subject; the `<=`
+  /// one has it at +1 in a row of value 0, which keeps its sign, so it has no subject and
+  /// goes through phase one (stop 35's shortcut, which reversed the sign to take the slack,
+  /// is withdrawn: see `Solver.insert`). So does a containment the solution breaks. Each
+  /// phase one is counted, and the solution is the optimum either way.
   @Test(arguments: representations)
-  func aContainmentThatHoldsWithEqualityNeedsNoPhaseOne(
+  func containmentsAddedAtZeroOrBrokenCountTheirPhaseOnes(
     _ representation: Solver.Representation
   ) throws {
     let solver = Solver(representation: representation)
@@ -118,7 +120,7 @@ extension SolverTests {
     var before = solver.counters
     try solver.addConstraint(cx >= px)
     try solver.addConstraint(cx + cw <= px + pw)
-    #expect((solver.counters - before).phaseOnes == 0)
+    #expect((solver.counters - before).phaseOnes == 1)
     // The parent 100 wide, the child at 40 asking for 150: it is kept inside, 60 wide.
     try solver.addConstraint((pw == 100) | .strong)
     try solver.addConstraint((cx == 40) | .strong)
