@@ -35,20 +35,23 @@ struct ScratchList<Element> {
 
 /// The work space of `Tableau.expand(_:slot:)`, kept between expansions and grown to the largest
 /// one. Shared by copies of a tableau, which is harmless: it holds nothing between two
-/// expansions.
+/// expansions. Its lists are only touched by the expansion's own loops, never while another
+/// access to the same list is open, so their accesses are not checked at run time (the
+/// check, a thread-local access set per access, was 5% of a feed's cold Auto Layout build
+/// with the engine's queue below).
 final class ExpansionScratch {
   /// The closure, dependencies first, and the traversal's stack.
-  var order = ScratchList<Symbol>(capacity: 64)
-  var stack = ScratchList<(symbol: Symbol, next: Int32)>(capacity: 64)
+  @exclusivity(unchecked) var order = ScratchList<Symbol>(capacity: 64)
+  @exclusivity(unchecked) var stack = ScratchList<(symbol: Symbol, next: Int32)>(capacity: 64)
   /// The symbols the expansion touches, as sorted runs, and the merge's second buffer.
-  var touched = ScratchList<Symbol>(capacity: 64)
-  var other = ScratchList<Symbol>(capacity: 64)
-  var runEnds = ScratchList<Int>(capacity: 64)
+  @exclusivity(unchecked) var touched = ScratchList<Symbol>(capacity: 64)
+  @exclusivity(unchecked) var other = ScratchList<Symbol>(capacity: 64)
+  @exclusivity(unchecked) var runEnds = ScratchList<Int>(capacity: 64)
   /// The coefficients of the result's cells, parallel to the first cells of `touched`.
-  var coefficients = ScratchList<Double>(capacity: 64)
+  @exclusivity(unchecked) var coefficients = ScratchList<Double>(capacity: 64)
   /// The weight of each spread definition, parallel to `spreadBasics`.
-  var spreadBasics = ScratchList<Symbol>(capacity: 64)
-  var spreadWeights = ScratchList<Double>(capacity: 64)
+  @exclusivity(unchecked) var spreadBasics = ScratchList<Symbol>(capacity: 64)
+  @exclusivity(unchecked) var spreadWeights = ScratchList<Double>(capacity: 64)
 
   deinit {
     order.deallocate()

@@ -23,7 +23,12 @@ final class LayoutEngine {
   let solver = Solver(representation: .lazy)
   unowned(unsafe) var window: Window?
   /// The view of each solver variable, indexed by `Variable.index` (nil once detached).
-  private var owners: ContiguousArray<Unmanaged<View>?> = []
+  ///
+  /// This and the queue of constants below are read and written only by the engine's own
+  /// methods, never while another access to them is open, so their accesses are not checked
+  /// at run time (`flushConstants` alone, called before every solver operation, paid a
+  /// dynamic check each time: 19,000 in a 300-cell feed's cold build).
+  @exclusivity(unchecked) private var owners: ContiguousArray<Unmanaged<View>?> = []
   /// The window's own size, pinned by required constraints changed in place on resize.
   private var windowPins: (width: Constraint, height: Constraint)?
   /// Whether the solver changed since the last read-out.
@@ -32,7 +37,7 @@ final class LayoutEngine {
   /// fail, so they wait for the next read-out (or the next other solver call) and go in as
   /// one batch: after a resize every label of a list changes its intrinsic height, and each
   /// change alone would move every cell below it.
-  private var pendingConstants: [(Constraint, Double)] = []
+  @exclusivity(unchecked) private var pendingConstants: [(Constraint, Double)] = []
 
   var added = 0
   var removed = 0

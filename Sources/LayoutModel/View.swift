@@ -81,7 +81,10 @@ open class View: CustomStringConvertible {
   /// Active constraints that name this view.
   @exclusivity(unchecked) var attachedConstraints: [LayoutConstraint] = []
   /// Content hugging / compression resistance constraints from `intrinsicContentSize`.
-  var intrinsic = IntrinsicConstraints()
+  /// Changed by the view's constraints pass and the engine's detach, which call the engine
+  /// and the solver but nothing that reads this view's intrinsic constraints: not checked
+  /// at run time.
+  @exclusivity(unchecked) var intrinsic = IntrinsicConstraints()
   /// Constraints a container made to place this view (see `StackView`).
   var arrangement: Arrangement?
   /// Priorities of the intrinsic-size constraints, horizontal then vertical.
