@@ -10,9 +10,12 @@
 // `Solver+UnsafeHandle.swift`. Constraints whose variables did not change hold
 // as they held at the previous read-out.
 //
-// The check runs after operations that changed the tableau's rows (a pivot, an added or
-// removed constraint); a read-out after suggestions that only moved values through rows
-// already checked skips it, which keeps the per-frame suggestion path at its cost. Between
+// The check runs at the end of every operation that changed the tableau's rows (a pivot, an
+// added or removed constraint), over the values changed since the last check or read-out
+// (`Solver.finishOperation`): drift one operation made must not wait for a read-out, since
+// the next operation can move the values to where it no longer shows. Operations that only
+// moved values through rows already checked skip it, which keeps the per-frame suggestion
+// path at its cost; so does a read-out when no rows changed since the last check. Between
 // two checks, an error can only grow from the cells a row lost as cancellation residues,
 // below 1e-11 of the magnitudes that cancelled (`isResidue`).
 

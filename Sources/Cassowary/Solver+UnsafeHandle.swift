@@ -16,9 +16,10 @@ extension Solver {
     }
   }
 
-  /// Whether the required constraints of the variables whose values changed since the last
-  /// read-out hold, each checked once. A value that is not finite fails.
-  func changedValuesHold() -> Bool {
+  /// Whether the required constraints of the variables of `symbols` and `more` (values
+  /// changed since the last read-out or the last check) hold, each checked once. A value
+  /// that is not finite fails.
+  func changedValuesHold(_ symbols: ArraySlice<Symbol>, _ more: [Symbol]) -> Bool {
     audit.epoch &+= 1
     if audit.epoch == 0 {
       for i in audit.entries.indices { audit.entries[i].mark = 0 }
@@ -36,7 +37,8 @@ extension Solver {
           audit.slots.withUnsafeBufferPointer { slots in
             audit.firstSlot.withUnsafeBufferPointer { firstSlot in
               symbolVariables.withUnsafeBufferPointer { variableOf in
-                for symbol in tableau.changedExternals {
+                /// Whether the constraints of `symbol` not checked yet in this pass hold.
+                func holds(_ symbol: Symbol) -> Bool {
                   guard values[symbol.index].isFinite else { return false }
                   var slot = firstSlot[Int(variableOf[symbol.index])]
                   while slot >= 0 {
@@ -51,7 +53,10 @@ extension Solver {
                       return false
                     }
                   }
+                  return true
                 }
+                for symbol in symbols where !holds(symbol) { return false }
+                for symbol in more where !holds(symbol) { return false }
                 return true
               }
             }

@@ -13,7 +13,7 @@ extension Tableau {
     let epoch: UInt32
     // Per symbol, indexed by `Symbol.index`.
     let values: UnsafeMutableBufferPointer<Double>
-    let changed: UnsafeMutableBufferPointer<Bool>
+    let changed: UnsafeMutableBufferPointer<UInt8>
     let visitMarks: UnsafeMutableBufferPointer<UInt32>
     let levels: UnsafeBufferPointer<Int32>
     let basicSlot: UnsafeBufferPointer<Int32>
@@ -30,6 +30,7 @@ extension Tableau {
     let levelHeads: UnsafeMutableBufferPointer<Int32>
     // Lists that may grow inside the scope.
     let changedExternals: UnsafeMutablePointer<[Symbol]>
+    let rechangedExternals: UnsafeMutablePointer<[Symbol]>
     let infeasible: UnsafeMutablePointer<[Symbol]>
     // The reference cache (`Tableau+References.swift`): spans per slot, the arena (which
     // may grow inside the scope) and its count of live entries.
@@ -52,7 +53,7 @@ extension Tableau {
   /// the array's storage (seven atomic pairs per call, and a layout build brings the values
   /// up to date after every insertion).
   ///
-  /// The nineteen scopes are written flat; the formatter would indent each one level deeper.
+  /// The twenty scopes are written flat; the formatter would indent each one level deeper.
   // swift-format-ignore
   @inline(__always)
   mutating func withUnsafeHandle<R>(_ body: (inout UnsafeHandle) -> R) -> R {
@@ -70,6 +71,7 @@ extension Tableau {
     queuedNext.withUnsafeMutableBufferPointer { queuedNext in
     levelHeads.withUnsafeMutableBufferPointer { levelHeads in
     withUnsafeMutablePointer(to: &changedExternals) { changedExternals in
+    withUnsafeMutablePointer(to: &rechangedExternals) { rechangedExternals in
     withUnsafeMutablePointer(to: &infeasible) { infeasible in
     referenceSpans.withUnsafeMutableBufferPointer { referenceSpans in
     withUnsafeMutablePointer(to: &referenceSymbols) { referenceSymbols in
@@ -83,11 +85,12 @@ extension Tableau {
         columnCounts: UnsafeBufferPointer(columnCounts), rows: UnsafeBufferPointer(rows),
         rowBasic: UnsafeBufferPointer(rowBasic), staleValues: UnsafeBufferPointer(staleValues),
         queuedSymbols: queuedSymbols, queuedNext: queuedNext, levelHeads: levelHeads,
-        changedExternals: changedExternals, infeasible: infeasible,
+        changedExternals: changedExternals, rechangedExternals: rechangedExternals,
+        infeasible: infeasible,
         referenceSpans: referenceSpans, referenceSymbols: referenceSymbols,
         referenceCoefficients: referenceCoefficients, referenceLive: referenceLive)
       return body(&handle)
-    }}}}}}}}}}}}}}}}}}}
+    }}}}}}}}}}}}}}}}}}}}
   }
 
   /// Makes the work lists of `updateValues()` long enough that they never grow inside it:
@@ -127,10 +130,8 @@ extension Tableau {
         for entry in column.externals {
           let index = entry.target.index
           values[index] += entry.coefficient * delta
-          if !changed[index] {
-            changed[index] = true
-            changedExternals.append(entry.target)
-          }
+          Tableau.flagChanged(
+            entry.target, in: &changed[index], &changedExternals, &rechangedExternals)
         }
         for entry in column.restricted {
           let index = entry.target.index

@@ -201,7 +201,7 @@ extension Tableau {
   /// all that can change. That is the subject of nearly every row a layout's build adds (a
   /// lazy tableau picks subjects no row names): 18,608 of the 21,244 value updates of the
   /// cold build of a 300-cell feed. `evaluate` sums the row as the pass does, to the same
-  /// bits, without opening the pass's nineteen buffers (about a thousand instructions).
+  /// bits, without opening the pass's twenty buffers (about a thousand instructions).
   private mutating func updateUnreferencedValue() -> Bool {
     let s = staleValues[0]
     staleValues.removeAll(keepingCapacity: true)
@@ -294,8 +294,7 @@ extension Tableau.UnsafeHandle {
   /// Flags a changed external value for the next read-out (once until it is read).
   @inline(__always)
   func noteChanged(_ symbol: Symbol) {
-    guard !changed[symbol.index] else { return }
-    changed[symbol.index] = true
-    changedExternals.pointee.append(symbol)
+    Tableau.flagChanged(
+      symbol, in: &changed[symbol.index], &changedExternals.pointee, &rechangedExternals.pointee)
   }
 }

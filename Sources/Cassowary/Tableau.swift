@@ -37,10 +37,21 @@ struct Tableau {
   /// How many parametric external symbols some row names. While it is zero, no row's
   /// expansion can hold an unrestricted parametric variable.
   var referencedParametricExternals = 0
-  /// Whether an external symbol's value may have changed since the last read-out.
-  var changed: [Bool] = []
-  /// The external symbols flagged in `changed`, so a read-out visits only those.
+  /// Per symbol, whether its value may have changed since the last read-out
+  /// (`Tableau.changedSinceReadOut`) and since the last check of the values
+  /// (`Tableau.changedSinceCheck`), as bits.
+  var changed: [UInt8] = []
+  /// The external symbols whose value may have changed since the last read-out, each once,
+  /// so a read-out visits only those. Those from `checkedPrefix` on changed since the last
+  /// check of the values (`Solver+Audit.swift`); so did those in `rechangedExternals`, which
+  /// changed again after that check. Together they are what the check at the end of an
+  /// operation that changed rows looks at; a second list only for those would cost an
+  /// append per moved value in every tick.
   var changedExternals: [Symbol] = []
+  var checkedPrefix = 0
+  var rechangedExternals: [Symbol] = []
+  static let changedSinceReadOut: UInt8 = 1
+  static let changedSinceCheck: UInt8 = 2
   /// Traversal marks and a sparse accumulator for expansions and column computations.
   var visitMarks: [UInt32] = []
   var visitEpoch: UInt32 = 0
@@ -158,7 +169,7 @@ struct Tableau {
     columnCounts.append(0)
     values.append(0)
     levels.append(0)
-    changed.append(false)
+    changed.append(0)
     visitMarks.append(0)
     accumulator.append(0)
     return Symbol(kind, index: index)
@@ -186,23 +197,63 @@ struct Tableau {
   }
 
   /// Hands every external value changed since the last call to `body` (symbol, value).
+  /// The values read out are the audited ones: the list of unchecked values empties too.
   mutating func drainChangedValues(_ body: (Symbol, Double) -> Void) {
     changed.withUnsafeMutableBufferPointer { changed in
       values.withUnsafeBufferPointer { values in
         for symbol in changedExternals {
-          changed[symbol.index] = false
+          changed[symbol.index] = 0
           body(symbol, values[symbol.index])
         }
       }
     }
     changedExternals.removeAll(keepingCapacity: true)
+    rechangedExternals.removeAll(keepingCapacity: true)
+    checkedPrefix = 0
   }
 
-  /// Notes that an external symbol's value may have changed, for the next read-out.
+  /// The external symbols whose value may have changed since the last check: the end of
+  /// `changedExternals`, and `rechangedExternals`.
+  var uncheckedExternals: (ArraySlice<Symbol>, [Symbol]) {
+    (changedExternals[checkedPrefix...], rechangedExternals)
+  }
+
+  /// Notes that the values were checked: none is unchecked any more.
+  mutating func markChecked() {
+    changed.withUnsafeMutableBufferPointer { changed in
+      for symbol in changedExternals[checkedPrefix...] {
+        changed[symbol.index] = Tableau.changedSinceReadOut
+      }
+      for symbol in rechangedExternals { changed[symbol.index] = Tableau.changedSinceReadOut }
+    }
+    checkedPrefix = changedExternals.count
+    rechangedExternals.removeAll(keepingCapacity: true)
+  }
+
+  /// Notes that an external symbol's value may have changed, for the next read-out and the
+  /// next audit.
   @inline(__always) mutating func noteChanged(_ symbol: Symbol) {
-    guard symbol.isExternal, !changed[symbol.index] else { return }
-    changed[symbol.index] = true
-    changedExternals.append(symbol)
+    guard symbol.isExternal else { return }
+    Tableau.flagChanged(
+      symbol, in: &changed[symbol.index], &changedExternals, &rechangedExternals)
+  }
+
+  /// Lists `symbol` as changed since the last read-out and the last check, unless its flags
+  /// say it already is: new since the read-out, it joins `changedExternals` (past
+  /// `checkedPrefix`); changed again after a check, `rechangedExternals`.
+  @inline(__always)
+  static func flagChanged(
+    _ symbol: Symbol, in flags: inout UInt8, _ changedExternals: inout [Symbol],
+    _ rechangedExternals: inout [Symbol]
+  ) {
+    let both = changedSinceReadOut | changedSinceCheck
+    guard flags != both else { return }
+    if flags == 0 {
+      changedExternals.append(symbol)
+    } else {
+      rechangedExternals.append(symbol)
+    }
+    flags = both
   }
 
   // MARK: - Column index

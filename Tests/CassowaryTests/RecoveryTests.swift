@@ -99,6 +99,40 @@ import Testing
     #expect(solver.counters.rebuilds == 1)
   }
 
+  /// Drift in the values is caught at the end of the operation that left it, before any
+  /// read-out: the operation after it could move the values to where every required
+  /// constraint holds again, with the rows still off (seed 3501287 of 2-200 boxes did that
+  /// under stop 35's sign rule; `Solver.finishOperation`).
+  @Test(arguments: [Solver.Representation.adaptive, .lazy, .canonical])
+  func driftIsCaughtAtTheEndOfTheOperationThatLeftIt(
+    _ representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let (root, widths, _) = try Self.nestedBoxes(solver, count: 60)
+    try solver.suggestValue(root, 100)
+    let before = Self.values(solver, widths)
+    let rebuilds = solver.counters.rebuilds
+
+    // As an operation's pivot on a round-off element would: a basic width's row a
+    // thousandth of a point off its constraints, outwards, and the values following it.
+    let symbol = try #require(
+      widths.dropFirst().map { solver.variableSymbols[Int($0.index)] }.first {
+        solver.tableau.isBasic($0)
+      })
+    let slot = Int(solver.tableau.basicSlot[symbol.index])
+    solver.tableau.rows[slot].constant += 1e-3
+    solver.tableau.structureChanged()
+    solver.tableau.staleValues.append(symbol)
+    solver.tableau.updateValues()
+    // The operation ends (a suggestion of the value the root already has moves nothing).
+    try solver.suggestValue(root, 100)
+    #expect(solver.counters.rebuilds == rebuilds + 1, "caught before the read-out")
+
+    let after = Self.values(solver, widths)
+    #expect(solver.counters.rebuilds == rebuilds + 1)
+    for (a, b) in zip(before, after) { #expect(abs(a - b) < 1e-9) }
+  }
+
   /// A pivot on an element that is zero in the row (the lazy ratio tests read columns
   /// through other sums than the expansion's; seed 90307 of 2-200 boxes pivoted on a column
   /// entry of 1e-8 whose row cell was a dropped residue, and every value became infinite)

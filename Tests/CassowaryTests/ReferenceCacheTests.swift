@@ -98,17 +98,14 @@ import Testing
       #expect(fastConsistent == fullConsistent, "trial \(trial)")
       #expect(fast.values.map(\.bitPattern) == full.values.map(\.bitPattern), "trial \(trial)")
       #expect(fast.changedExternals == full.changedExternals, "trial \(trial)")
+      #expect(fast.rechangedExternals == full.rechangedExternals, "trial \(trial)")
       #expect(fast.infeasible == full.infeasible, "trial \(trial)")
       #expect(fast.counters.valuesUpdated == full.counters.valuesUpdated, "trial \(trial)")
       if !fast.changedExternals.isEmpty { outcomes.flagged += 1 }
       if !fast.infeasible.isEmpty { outcomes.queued += 1 }
       if !fastConsistent { outcomes.inconsistent += 1 }
-      fast.changedExternals.removeAll()
-      full.changedExternals.removeAll()
-      for s in symbols {
-        fast.changed[s.index] = false
-        full.changed[s.index] = false
-      }
+      fast.drainChangedValues { _, _ in }
+      full.drainChangedValues { _, _ in }
       fast.infeasible.removeAll()
       full.infeasible.removeAll()
     }
