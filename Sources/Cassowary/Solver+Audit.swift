@@ -2,17 +2,16 @@
 //
 // Values come out of rows, and rows are the constraints after hundreds of pivots, each of
 // which rounds. Round-off in a row is invisible until it meets the values: a cell that
-// should have cancelled, a pivot element that was zero in exact arithmetic. So before
-// values leave the solver (`updateVariables`), each required constraint that names a
-// variable whose value changed is evaluated on the original constraint, and a residual
-// beyond ``Tolerance/audit`` marks the tableau damaged, which rebuilds it from its
-// constraints (`Solver+Recovery.swift`). The check's loops, over raw buffers, are in
-// `Solver+UnsafeHandle.swift`. Constraints whose variables did not change hold
-// as they held at the previous read-out.
+// should have cancelled, a pivot element that was zero in exact arithmetic. So each
+// required constraint that names a variable whose value changed is evaluated on the
+// original constraint, and a residual beyond ``Tolerance/audit`` marks the tableau damaged,
+// which rebuilds it from its constraints (`Solver+Recovery.swift`). The check's loops, over
+// raw buffers, are in `Solver+UnsafeHandle.swift`. Constraints whose variables did not
+// change hold as they held at the previous check.
 //
 // The check runs at the end of every operation that changed the tableau's rows (a pivot, an
-// added or removed constraint), over the values changed since the last check or read-out
-// (`Solver.finishOperation`): drift one operation made must not wait for a read-out, since
+// added or removed constraint), refused ones included, over the values changed since the
+// last check or read-out (`Solver.finishOperation`): drift one operation made must not wait for a read-out, since
 // the next operation can move the values to where it no longer shows. Operations that only
 // moved values through rows already checked skip it, which keeps the per-frame suggestion
 // path at its cost; so does a read-out when no rows changed since the last check. Between

@@ -165,13 +165,14 @@ extension Solver {
 
   /// After a refusal restored the solver: the state it went back to can itself be damaged
   /// (a pivot that undid the refused operation's pivots was refused, leaving a basis
-  /// part-way back), or carry an objective that an ill-conditioned pivot and its undoing
-  /// went through. The throw skips the operation's own repair, so it runs here; the
-  /// conflict found stays reported.
+  /// part-way back), carry an objective that an ill-conditioned pivot and its undoing went
+  /// through, or hold values those pivots moved. The throw skips the operation's own check
+  /// and repair (`Solver.finishOperation`), so they run here; the conflict found stays
+  /// reported.
   private func repairRestoredDamage() {
-    guard tableau.needsRepair else { return }
+    guard tableau.needsRepair || tableau.needsAudit else { return }
     let conflicts = conflictingConstraints
-    repairIfDamaged()
+    screenOperation()
     conflictingConstraints = conflicts
   }
 
@@ -238,6 +239,8 @@ extension Solver {
       do throws(SolverError) {
         try rebuild(mode)
         if !tableau.damaged && requiredConstraintsHold() {
+          // Every required constraint was just checked: no value is unchecked.
+          tableau.markChecked()
           tableau.auditedVersion = tableau.structureVersion
           return
         }

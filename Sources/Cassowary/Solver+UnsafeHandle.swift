@@ -1,7 +1,7 @@
-// The solver's per-read-out loops over raw buffers: copying changed values out, and the
-// audit's check of required constraints (what it checks and when: `Solver+Audit.swift`).
-// They run over every changed value on each read-out, so each buffer is opened once and
-// indexed unchecked in release builds (debug builds keep the buffers' own checks).
+// The solver's loops over changed values, on raw buffers: copying them out at a read-out,
+// and the check of required constraints (what it checks and when: `Solver+Audit.swift`).
+// They run over every changed value on each read-out or check, so each buffer is opened
+// once and indexed unchecked in release builds (debug builds keep the buffers' own checks).
 
 extension Solver {
   /// Copies the values of the symbols changed since the last read-out into

@@ -25,7 +25,7 @@ public final class Solver {
   @exclusivity(unchecked) var symbolVariables: [Int32] = []
   @usableFromInline @exclusivity(unchecked) var variableValues: ContiguousArray<Double> = []
   @exclusivity(unchecked) var editIndex: [Int32] = []
-  /// The required constraints as the check of read-outs reads them (`Solver+Audit.swift`).
+  /// The required constraints as the check of the values reads them (`Solver+Audit.swift`).
   @exclusivity(unchecked) var audit = Audit()
 
   // MARK: - Constraints and edits
@@ -135,7 +135,9 @@ public final class Solver {
   /// Values are checked before they are handed out: one that is not a number, or a
   /// required constraint that they break beyond round-off, is damage, and the tableau is
   /// rebuilt (`Solver+Recovery.swift`). Only the constraints of variables whose values
-  /// changed are checked: the others hold as they did at the last read-out.
+  /// changed are checked: the others hold as they did at the last check. Operations check
+  /// their own values when they end (`finishOperation()`), so this runs only when one did
+  /// not.
   ///
   /// A repair can pivot (an objective refresh re-optimises), and the values it moves are
   /// checked like any others before they leave: check and repair alternate, a bounded
@@ -163,17 +165,26 @@ public final class Solver {
   /// passed the audit with strong preferences 2.9e-6 from their optimum. A read-out
   /// between the two suggestions caught it (and the rebuild made the run pass).
   func finishOperation() {
+    screenOperation()
+    checkInvariants()
+  }
+
+  /// The check and repair of `finishOperation()`, also run after a refusal restored the
+  /// solver (the pivots that undid the refused operation changed rows too).
+  func screenOperation() {
     for _ in 0..<3 {
       if tableau.needsAudit {
-        let (recent, again) = tableau.uncheckedExternals
-        if !changedValuesHold(recent, again) { tableau.damaged = true }
+        // The lists are passed straight in, not bound to locals: a local would still hold
+        // the buffer when `markChecked` empties it, which would then copy it.
+        let hold = changedValuesHold(
+          tableau.changedExternals[tableau.checkedPrefix...], tableau.rechangedExternals)
+        if !hold { tableau.damaged = true }
         tableau.markChecked()
         tableau.auditedVersion = tableau.structureVersion
       }
-      guard tableau.needsRepair else { break }
+      guard tableau.needsRepair else { return }
       repairIfDamaged()
     }
-    checkInvariants()
   }
 
   func mapSymbol(_ symbol: Symbol, to variable: Variable) {

@@ -291,7 +291,8 @@ extension Tableau.UnsafeHandle {
     }
   }
 
-  /// Flags a changed external value for the next read-out (once until it is read).
+  /// Flags a changed external value for the next read-out and the next check
+  /// (`Tableau.flagChanged`).
   @inline(__always)
   func noteChanged(_ symbol: Symbol) {
     Tableau.flagChanged(

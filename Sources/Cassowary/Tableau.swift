@@ -148,8 +148,8 @@ struct Tableau {
   /// Whether a canonical tableau reads a symbol's column from the rows that name it
   /// (`column(of:)`); tests turn it off to compare with the general traversal.
   var readsColumnsFromRows = true
-  /// The `structureVersion` at which the solver last checked the values it handed out
-  /// against its required constraints (`Solver+Recovery.swift`); none yet in a new tableau.
+  /// The `structureVersion` at which the solver last checked the values against its
+  /// required constraints (`Solver+Recovery.swift`); none yet in a new tableau.
   var auditedVersion = UInt64.max
 
   init(lazy: Bool) { self.lazy = lazy }
@@ -247,6 +247,7 @@ struct Tableau {
     _ rechangedExternals: inout [Symbol]
   ) {
     let both = changedSinceReadOut | changedSinceCheck
+    assert(flags != changedSinceCheck, "a value unchecked but not listed for the read-out")
     guard flags != both else { return }
     if flags == 0 {
       changedExternals.append(symbol)
