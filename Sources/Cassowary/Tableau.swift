@@ -212,12 +212,6 @@ struct Tableau {
     checkedPrefix = 0
   }
 
-  /// The external symbols whose value may have changed since the last check: the end of
-  /// `changedExternals`, and `rechangedExternals`.
-  var uncheckedExternals: (ArraySlice<Symbol>, [Symbol]) {
-    (changedExternals[checkedPrefix...], rechangedExternals)
-  }
-
   /// Notes that the values were checked: none is unchecked any more.
   mutating func markChecked() {
     changed.withUnsafeMutableBufferPointer { changed in
