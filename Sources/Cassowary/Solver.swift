@@ -94,7 +94,7 @@ public final class Solver {
   /// Copies the current solution into the variables' values. Only variables whose rows
   /// changed since the last call are visited, so a tick that moves few values is cheap.
   public func updateVariables() {
-    screenReadOut()
+    screenOperation()
     copyChangedValues()
   }
 
@@ -104,7 +104,7 @@ public final class Solver {
     // The changes are collected first and reported after, so that `didChange` may call the
     // solver again (no access to its state is open while client code runs). Collected over
     // raw buffers: checked array writes cost a uniqueness check each, three per moved value.
-    screenReadOut()
+    screenOperation()
     var moved: [Int32] = []
     swap(&moved, &movedVariables)
     defer { swap(&moved, &movedVariables) }
@@ -132,28 +132,6 @@ public final class Solver {
     }
   }
 
-  /// Values are checked before they are handed out: one that is not a number, or a
-  /// required constraint that they break beyond round-off, is damage, and the tableau is
-  /// rebuilt (`Solver+Recovery.swift`). Only the constraints of variables whose values
-  /// changed are checked: the others hold as they did at the last check. Operations check
-  /// their own values when they end (`finishOperation()`), so this runs only when one did
-  /// not.
-  ///
-  /// A repair can pivot (an objective refresh re-optimises), and the values it moves are
-  /// checked like any others before they leave: check and repair alternate, a bounded
-  /// number of times.
-  private func screenReadOut() {
-    for _ in 0..<3 {
-      if tableau.needsAudit {
-        if !changedValuesHold(tableau.changedExternals[...], []) { tableau.damaged = true }
-        tableau.markChecked()
-        tableau.auditedVersion = tableau.structureVersion
-      }
-      guard tableau.needsRepair else { return }
-      repairIfDamaged()
-    }
-  }
-
   /// Ends every operation that can move values: when it changed rows, the values changed
   /// since the last check are checked now rather than at the next read-out, then damage is
   /// repaired (as at a read-out, check and repair alternate a bounded number of times).
@@ -170,7 +148,16 @@ public final class Solver {
   }
 
   /// The check and repair of `finishOperation()`, also run after a refusal restored the
-  /// solver (the pivots that undid the refused operation changed rows too).
+  /// solver (the pivots that undid the refused operation changed rows too) and before a
+  /// read-out hands values out.
+  ///
+  /// A value that is not a number, or a required constraint that the values break beyond
+  /// round-off, is damage, and the tableau is rebuilt (`Solver+Recovery.swift`). Only the
+  /// constraints of variables whose values changed since the last check are evaluated: the
+  /// others hold as they did then. A repair can pivot (an objective refresh re-optimises),
+  /// and the values it moves are checked like any others: check and repair alternate, a
+  /// bounded number of times. Every operation ends here, so a read-out finds work only when
+  /// that bound left a repair pending.
   func screenOperation() {
     for _ in 0..<3 {
       if tableau.needsAudit {
