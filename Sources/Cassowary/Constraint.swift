@@ -7,6 +7,10 @@ public enum Relation: String, Hashable, Sendable {
 
 /// An immutable linear constraint `expression relation 0` with a strength.
 ///
+/// A non-required equality can weigh its two directions differently
+/// (``init(_:equalWithExcess:shortfall:)``): one row with two error terms instead of two
+/// inequalities, each with a slack and an error, in two rows.
+///
 /// A constraint has identity, like kiwi's: the solver tracks the instance, so adding the same
 /// instance twice is a ``SolverError/duplicateConstraint(_:)`` while an equal-looking second
 /// instance is a separate constraint. Its constant and strength can later be changed inside a
@@ -15,14 +19,36 @@ public enum Relation: String, Hashable, Sendable {
 public final class Constraint: Hashable, Sendable, CustomStringConvertible {
   public let expression: Expression
   public let relation: Relation
+  /// The constraint's strength; for an equality made with
+  /// ``init(_:equalWithExcess:shortfall:)``, the weight of an excess (`expression > 0`).
   public let strength: Strength
+  /// The weight of a shortfall: `expression < 0` for an equality, a violation for an
+  /// inequality. Equal to ``strength`` unless the constraint was made with
+  /// ``init(_:equalWithExcess:shortfall:)``.
+  public let shortfallStrength: Strength
 
   /// `expression relation 0` at `strength`. Repeated variables are combined.
   public init(_ expression: Expression, _ relation: Relation, strength: Strength = .required) {
     self.expression = expression.reduced()
     self.relation = relation
     self.strength = strength
+    self.shortfallStrength = strength
   }
+
+  /// `expression == 0` with an excess (`expression > 0`) weighing `excess` and a shortfall
+  /// weighing `shortfall`: the same objective as the pair `expression <= 0` at `excess` and
+  /// `expression >= 0` at `shortfall` (a view's content hugging and compression resistance),
+  /// in one row. Neither may be required (a solver refuses it with
+  /// ``SolverError/requiredSplitStrength(_:)``): a required side is an inequality of its own.
+  public init(_ expression: Expression, equalWithExcess excess: Strength, shortfall: Strength) {
+    self.expression = expression.reduced()
+    self.relation = .equal
+    self.strength = excess
+    self.shortfallStrength = shortfall
+  }
+
+  /// Whether the two directions weigh differently.
+  public var isSplit: Bool { shortfallStrength != strength }
 
   /// `lhs relation rhs`, stored as `lhs - rhs relation 0`.
   public convenience init(
@@ -53,7 +79,8 @@ public final class Constraint: Hashable, Sendable, CustomStringConvertible {
       let sign = expression.constant < 0 ? "-" : "+"
       text += text.isEmpty ? "\(expression.constant)" : " \(sign) \(abs(expression.constant))"
     }
-    return "\(text) \(relation.rawValue) 0 @\(strength)"
+    let weight = isSplit ? "\(strength)/\(shortfallStrength)" : "\(strength)"
+    return "\(text) \(relation.rawValue) 0 @\(weight)"
   }
 }
 

@@ -8,7 +8,11 @@ struct ConstraintRecord {
   var marker: Symbol
   /// The second error symbol of a non-required constraint, or `.invalid`.
   var other: Symbol
+  /// The weight of the marker when it is an error symbol (an equality's excess).
   var strength: Strength
+  /// The weight of `other`: an equality's shortfall, an inequality's violation. Equal to
+  /// `strength` unless the constraint weighs its directions differently.
+  var shortfall: Strength
   /// The current constant of the expression (`expression relation 0`).
   var constant: Double
   /// The marker's coefficient in the constraint's own equation, before any sign reversal:
@@ -37,12 +41,18 @@ extension Tableau {
 }
 
 extension Solver {
-  /// Adds `constraint` with the given constant and strength, or throws with nothing changed.
-  /// Returns the record index.
+  /// Adds `constraint` with the given constant and strength (and shortfall strength, by
+  /// default the same), or throws with nothing changed. Returns the record index.
   @discardableResult
   func insert(
-    _ constraint: Constraint, constant: Double, strength: Strength
+    _ constraint: Constraint, constant: Double, strength: Strength, shortfall: Strength? = nil
   ) throws(SolverError) -> Int32 {
+    let shortfall = shortfall ?? strength
+    if shortfall != strength
+      && (constraint.relation != .equal || strength.isRequired || shortfall.isRequired)
+    {
+      throw .requiredSplitStrength(constraint)
+    }
     let expression = constraint.expression
     guard expression.isFinite && constant.isFinite else {
       throw .nonFiniteConstraint(constraint)
@@ -150,11 +160,11 @@ extension Solver {
 
     if marker.kind == .error { tableau.addToObjective(marker, weight: strength.value) }
     if other.isValid && other.kind == .error {
-      tableau.addToObjective(other, weight: strength.value)
+      tableau.addToObjective(other, weight: shortfall.value)
     }
     let record = ConstraintRecord(
       constraint: constraint, marker: marker, other: other, strength: strength,
-      constant: constant, markerCoefficient: markerCoefficient)
+      shortfall: shortfall, constant: constant, markerCoefficient: markerCoefficient)
     let index: Int32
     if let free = freeRecords.popLast() {
       index = free
@@ -231,7 +241,7 @@ extension Solver {
       tableau.addToObjective(record.marker, weight: -record.strength.value)
     }
     if record.other.isValid && record.other.kind == .error {
-      tableau.addToObjective(record.other, weight: -record.strength.value)
+      tableau.addToObjective(record.other, weight: -record.shortfall.value)
     }
     let marker = record.marker
     if !tableau.isBasic(marker) {
@@ -338,15 +348,28 @@ extension Solver {
     throw refusal(of: records[culprit.record].constraint!, blockedBy: blocking)
   }
 
-  func changeStrength(record index: Int, to strength: Strength) throws(SolverError) {
+  /// Changes a record's strength, and its shortfall strength (by default the same).
+  func changeStrength(
+    record index: Int, to strength: Strength, shortfall: Strength? = nil
+  ) throws(SolverError) {
     let record = records[index]
-    guard record.strength != strength else { return }
+    let shortfall = shortfall ?? strength
+    guard record.strength != strength || record.shortfall != shortfall else { return }
+    if shortfall != strength
+      && (record.constraint!.relation != .equal || strength.isRequired || shortfall.isRequired)
+    {
+      throw .requiredSplitStrength(record.constraint!)
+    }
     if !record.strength.isRequired && !strength.isRequired {
       // Only the objective's weights change; the rows stay as they are.
-      for error in [record.marker, record.other] where error.isValid && error.kind == .error {
-        tableau.addToObjective(error, weight: strength.value - record.strength.value)
+      if record.marker.kind == .error && strength != record.strength {
+        tableau.addToObjective(record.marker, weight: strength.value - record.strength.value)
+      }
+      if record.other.isValid && record.other.kind == .error && shortfall != record.shortfall {
+        tableau.addToObjective(record.other, weight: shortfall.value - record.shortfall.value)
       }
       records[index].strength = strength
+      records[index].shortfall = shortfall
       tableau.optimize()
       return
     }
@@ -356,7 +379,8 @@ extension Solver {
     let saved = state
     erase(record: Int32(index))
     do {
-      let newIndex = try insert(constraint, constant: record.constant, strength: strength)
+      let newIndex = try insert(
+        constraint, constant: record.constant, strength: strength, shortfall: shortfall)
       if let edit = edits.firstIndex(where: { $0.constraint == constraint }) {
         edits[edit].record = newIndex
       }

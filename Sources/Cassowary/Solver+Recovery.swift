@@ -81,7 +81,7 @@ extension Solver {
   /// only if the fresh tableau refuses a constraint the old one held; the solver is then
   /// half-built and the caller restores its `state`.
   func rebuild(_ mode: Rebuild) throws(SolverError) {
-    var constraints: [(Constraint, Double, Strength)] = []
+    var constraints: [(Constraint, Double, Strength, Strength)] = []
     var editList: [(EditRecord, Strength)] = []
     var isEdit = Set<ObjectIdentifier>()
     for edit in edits {
@@ -90,7 +90,7 @@ extension Solver {
     }
     for record in records {
       guard let c = record.constraint, !isEdit.contains(ObjectIdentifier(c)) else { continue }
-      constraints.append((c, record.constant, record.strength))
+      constraints.append((c, record.constant, record.strength, record.shortfall))
     }
     if mode == .canonicalReversed { constraints.reverse() }
     var counters = tableau.counters
@@ -98,8 +98,8 @@ extension Solver {
     empty(lazy: mode == .lazy || (mode == .fresh && representation == .lazy), counters: counters)
     buildingCanonically = mode == .canonical || mode == .canonicalReversed
     defer { buildingCanonically = false }
-    for (constraint, constant, strength) in constraints {
-      try insert(constraint, constant: constant, strength: strength)
+    for (constraint, constant, strength, shortfall) in constraints {
+      try insert(constraint, constant: constant, strength: strength, shortfall: shortfall)
     }
     for (edit, strength) in editList {
       let record = try insert(edit.constraint, constant: -edit.value, strength: strength)
@@ -216,7 +216,7 @@ extension Solver {
         tableau.addToObjective(record.marker, weight: record.strength.value)
       }
       if record.other.isValid && record.other.kind == .error {
-        tableau.addToObjective(record.other, weight: record.strength.value)
+        tableau.addToObjective(record.other, weight: record.shortfall.value)
       }
     }
     tableau.optimize()

@@ -193,7 +193,8 @@ public final class Solver {
   /// Adds a constraint.
   /// - Throws: ``SolverError/duplicateConstraint(_:)``, ``SolverError/nonFiniteConstraint(_:)``,
   ///   ``SolverError/coefficientOutOfRange(_:_:)``, ``SolverError/constantOutOfRange(_:_:)``,
-  ///   ``SolverError/unknownVariable(_:)``, ``SolverError/unsatisfiableConstraint(_:)``.
+  ///   ``SolverError/unknownVariable(_:)``, ``SolverError/requiredSplitStrength(_:)``,
+  ///   ``SolverError/unsatisfiableConstraint(_:)``.
   public func addConstraint(_ constraint: Constraint) throws(SolverError) {
     conflictingConstraints = []
     guard constraintIndex[ObjectIdentifier(constraint)] == nil else {
@@ -201,7 +202,8 @@ public final class Solver {
     }
     try verifyingRefusal { () throws(SolverError) in
       try insert(
-        constraint, constant: constraint.expression.constant, strength: constraint.strength)
+        constraint, constant: constraint.expression.constant, strength: constraint.strength,
+        shortfall: constraint.shortfallStrength)
     }
     finishOperation()
   }
@@ -228,9 +230,15 @@ public final class Solver {
     constraintIndex[ObjectIdentifier(constraint)].map { records[Int($0)].constant }
   }
 
-  /// The current strength of a constraint.
+  /// The current strength of a constraint (of an excess, when its directions weigh
+  /// differently).
   public func strength(of constraint: Constraint) -> Strength? {
     constraintIndex[ObjectIdentifier(constraint)].map { records[Int($0)].strength }
+  }
+
+  /// The current weight of a constraint's shortfall (see ``Constraint/shortfallStrength``).
+  public func shortfallStrength(of constraint: Constraint) -> Strength? {
+    constraintIndex[ObjectIdentifier(constraint)].map { records[Int($0)].shortfall }
   }
 
   /// Changes the constant of a constraint's expression (`expression relation 0`) in place:
@@ -293,8 +301,9 @@ public final class Solver {
     finishOperation()
   }
 
-  /// Changes a constraint's strength in place. Between non-required strengths this only
-  /// reweighs the objective; to or from required the constraint is re-inserted.
+  /// Changes a constraint's strength in place, both directions of a split equality alike.
+  /// Between non-required strengths this only reweighs the objective; to or from required
+  /// the constraint is re-inserted.
   /// - Throws: ``SolverError/unknownConstraint(_:)``, and
   ///   ``SolverError/unsatisfiableConstraint(_:)`` when it cannot become required (the old
   ///   strength is then kept).
@@ -306,6 +315,28 @@ public final class Solver {
     try verifyingRefusal { () throws(SolverError) in
       // Looked up again: a rebuild renumbers the records.
       try changeStrength(record: Int(constraintIndex[ObjectIdentifier(constraint)]!), to: strength)
+    }
+    finishOperation()
+  }
+
+  /// Changes the weights of a non-required equality's two directions in place (see
+  /// ``Constraint/init(_:equalWithExcess:shortfall:)``): only the objective is reweighed.
+  /// Equal weights make it an ordinary equality at that strength.
+  /// - Throws: ``SolverError/unknownConstraint(_:)``, and
+  ///   ``SolverError/requiredSplitStrength(_:)`` when the weights differ and the constraint is
+  ///   not an equality or either weight is required (nothing is then changed), and
+  ///   ``SolverError/unsatisfiableConstraint(_:)`` when equal required weights cannot hold.
+  public func setStrengths(
+    excess: Strength, shortfall: Strength, of constraint: Constraint
+  ) throws(SolverError) {
+    conflictingConstraints = []
+    guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
+      throw .unknownConstraint(constraint)
+    }
+    try verifyingRefusal { () throws(SolverError) in
+      try changeStrength(
+        record: Int(constraintIndex[ObjectIdentifier(constraint)]!), to: excess,
+        shortfall: shortfall)
     }
     finishOperation()
   }

@@ -16,6 +16,10 @@ public enum SolverError: Error, Equatable, CustomStringConvertible {
   case unknownEditVariable(Variable)
   /// Edit variables must be weaker than required.
   case requiredEditStrength(Variable)
+  /// A constraint whose two directions weigh differently
+  /// (``Constraint/init(_:equalWithExcess:shortfall:)``, ``Solver/setStrengths(excess:shortfall:of:)``)
+  /// must be a non-required equality with both weights non-required.
+  case requiredSplitStrength(Constraint)
   /// A coefficient or the constant of the constraint is infinite or NaN.
   case nonFiniteConstraint(Constraint)
   /// A suggested value or a new constant is infinite or NaN.
@@ -39,6 +43,8 @@ public enum SolverError: Error, Equatable, CustomStringConvertible {
     case .duplicateEditVariable(let v): "duplicate edit variable v\(v.index)"
     case .unknownEditVariable(let v): "unknown edit variable v\(v.index)"
     case .requiredEditStrength(let v): "edit variable v\(v.index) cannot have required strength"
+    case .requiredSplitStrength(let c):
+      "only a non-required equality can weigh its two directions differently: \(c)"
     case .nonFiniteConstraint(let c): "non-finite coefficient or constant in \(c)"
     case .nonFiniteValue(let x): "non-finite value \(x)"
     case .coefficientOutOfRange(let c, let x):

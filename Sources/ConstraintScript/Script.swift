@@ -20,8 +20,12 @@ public struct Script: Sendable {
 /// One line of a script.
 public struct Statement: Sendable {
   public enum Kind: Sendable {
-    /// `[label:] lhs op rhs [@strength]`, stored as `form op 0`.
-    case constraint(label: String?, form: LinearForm, relation: Relation, strength: Strength)
+    /// `[label:] lhs op rhs [@strength]`, stored as `form op 0`; an equality may weigh an
+    /// excess and a shortfall differently, `@excess/shortfall` (`shortfall` is nil
+    /// otherwise).
+    case constraint(
+      label: String?, form: LinearForm, relation: Relation, strength: Strength,
+      shortfall: Strength?)
     case edit(name: String, strength: Strength)
     case suggest(name: String, value: Double)
     case remove(label: String)

@@ -31,7 +31,7 @@ extension Script {
         var parser = try LineParser(text: text, line: lineNumber)
         if let statement = try parser.parseStatement() {
           switch statement.kind {
-          case .constraint(let label?, _, _, _):
+          case .constraint(let label?, _, _, _, _):
             guard liveLabels.insert(label).inserted else {
               throw LineError(reason: "duplicate label \(label)")
             }
@@ -225,7 +225,21 @@ extension LineParser {
     let form = lhs.adding(rhs, times: -1)
     try checkFinite(form)
     let strength: Strength = peek() == nil ? .required : try parseStrength(required: false)
-    return .constraint(label: label, form: form, relation: relation, strength: strength)
+    var shortfall: Strength?
+    if peek() == .symbol("/") {
+      // `@excess/shortfall`: two non-required weights of an equality.
+      position += 1
+      guard peek() != nil else { throw LineError(reason: "expected a strength after '/'") }
+      let second = try parseStrengthName()
+      guard relation == .equal, !strength.isRequired, !second.isRequired else {
+        throw LineError(
+          reason: "only a non-required equality can weigh an excess and a shortfall apart"
+            + " (@excess/shortfall)")
+      }
+      shortfall = second
+    }
+    return .constraint(
+      label: label, form: form, relation: relation, strength: strength, shortfall: shortfall)
   }
 
   /// `@required`, `@strong`, `@medium`, `@weak` or `@NUMBER` (a positive raw strength).
@@ -235,6 +249,11 @@ extension LineParser {
       throw LineError(reason: "expected a strength (@strong, @medium, @weak or @NUMBER)")
     }
     position += 1
+    return try parseStrengthName()
+  }
+
+  /// A strength after its `@` (or after the `/` of `@excess/shortfall`).
+  mutating func parseStrengthName() throws(LineError) -> Strength {
     switch peek() {
     case .name("required"):
       position += 1

@@ -54,13 +54,18 @@ public struct ScriptRunner {
   mutating func execute(_ statement: Statement, emit: (Block) -> Void) throws(LineError) {
     for name in statement.mentioned { _ = variable(name) }
     switch statement.kind {
-    case .constraint(let label, let form, let relation, let strength):
+    case .constraint(let label, let form, let relation, let strength, let shortfall):
       if let label, labels[label] != nil { throw LineError(reason: "duplicate label \(label)") }
       var expression = Expression(constant: form.constant)
       for (name, c) in zip(form.names, form.coefficients) where c != 0 {
         expression.terms.append(Term(variable(name), c))
       }
-      let constraint = Constraint(expression, relation, strength: strength)
+      let constraint =
+        if let shortfall {
+          Constraint(expression, equalWithExcess: strength, shortfall: shortfall)
+        } else {
+          Constraint(expression, relation, strength: strength)
+        }
       try solve { () throws(SolverError) in try solver.addConstraint(constraint) }
       if let label { labels[label] = constraint }
       lines[ObjectIdentifier(constraint)] = statement.line
@@ -124,6 +129,8 @@ public struct ScriptRunner {
       case .unknownEditVariable(let v): reason = "\(solver.name(of: v)) is not an edit variable"
       case .requiredEditStrength(let v):
         reason = "edit variable \(solver.name(of: v)) cannot have required strength"
+      case .requiredSplitStrength:
+        reason = "only a non-required equality can weigh an excess and a shortfall apart"
       case .nonFiniteConstraint: reason = "non-finite coefficient or constant"
       case .nonFiniteValue(let x): reason = "non-finite value \(x)"
       case .coefficientOutOfRange(_, let x):

@@ -183,6 +183,18 @@ final class LayoutEngine {
     changed += 1
   }
 
+  /// Changes the two weights of a split equality (a view's intrinsic size on one axis).
+  func setStrengths(
+    excess: Strength, shortfall: Strength, of constraint: Constraint,
+    describing owner: @autoclosure () -> String
+  ) throws(LayoutError) {
+    flushConstants()
+    try solverCall(owner()) { () throws(SolverError) in
+      try solver.setStrengths(excess: excess, shortfall: shortfall, of: constraint)
+    }
+    changed += 1
+  }
+
   /// Runs a solver mutation: a refusal (the solver is then unchanged) becomes an
   /// unsatisfiable-constraint error naming `owner`; success leaves a solve pending.
   private func solverCall(

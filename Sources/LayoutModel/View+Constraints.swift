@@ -135,8 +135,9 @@ extension View {
     }
   }
 
-  /// Brings the four intrinsic-size constraints (size >= content at compression
-  /// resistance, size <= content at hugging, per axis) in line with `intrinsicContentSize`.
+  /// Brings the intrinsic-size constraints (per axis, size == content, a shortfall weighed
+  /// at compression resistance and an excess at hugging) in line with
+  /// `intrinsicContentSize`.
   func updateIntrinsicConstraints() throws(LayoutError) {
     guard intrinsic.needsUpdate, let engine = owner?.engine else { return }
     let content = intrinsicContentSize
@@ -155,17 +156,24 @@ extension View {
   }
 }
 
-/// A view's content-size constraints, per axis: `size >= value` at its compression
-/// resistance and `size <= value` at its hugging priority.
+/// A view's content-size constraints, one per axis: `size == value`, a shortfall (`size <
+/// value`) weighed at its compression resistance and an excess at its hugging priority.
+///
+/// UIKit states these as two inequalities, `size >= value` at compression resistance and
+/// `size <= value` at hugging. Their objective is the same as this equality's; each costs a
+/// row with a slack and an error where the equality has one row with two errors, and a new
+/// value that moves past the view's size swaps the pair's slacks and errors in two dual
+/// pivots where the equality's two errors swap in one. Both priorities are below required
+/// (checked where they are set), as the solver requires of a split equality.
 struct IntrinsicConstraints {
   var needsUpdate = true
   private var axes: [Axis?] = [nil, nil]
 
   private struct Axis {
     var value: Double
+    /// Compression resistance, hugging.
     var priorities: (LayoutPriority, LayoutPriority)
-    var minimum: Constraint
-    var maximum: Constraint
+    var constraint: Constraint
   }
 
   mutating func update(
@@ -175,35 +183,28 @@ struct IntrinsicConstraints {
     func name() -> String { "\(view) intrinsic \(index == 0 ? "width" : "height")" }
     if value == View.noIntrinsicMetric {
       if let old = axes[index] {
-        engine.remove(old.minimum)
-        engine.remove(old.maximum)
+        engine.remove(old.constraint)
         axes[index] = nil
       }
       return
     }
     guard var current = axes[index] else {
-      let minimum = Constraint(
-        Expression([Term(variable)], constant: -value), .greaterOrEqual,
-        strength: priorities.0.strength)
-      let maximum = Constraint(
-        Expression([Term(variable)], constant: -value), .lessOrEqual,
-        strength: priorities.1.strength)
-      try engine.add(minimum, describing: name())
-      try engine.add(maximum, describing: name())
-      axes[index] = Axis(value: value, priorities: priorities, minimum: minimum, maximum: maximum)
+      let constraint = Constraint(
+        Expression([Term(variable)], constant: -value),
+        equalWithExcess: priorities.1.strength, shortfall: priorities.0.strength)
+      try engine.add(constraint, describing: name())
+      axes[index] = Axis(value: value, priorities: priorities, constraint: constraint)
       return
     }
     if current.value != value {
       // Intrinsic priorities are never required (checked where they are set).
-      try engine.setConstant(-value, of: current.minimum, required: false, describing: name())
-      try engine.setConstant(-value, of: current.maximum, required: false, describing: name())
+      try engine.setConstant(-value, of: current.constraint, required: false, describing: name())
       current.value = value
     }
-    if current.priorities.0 != priorities.0 {
-      try engine.setStrength(priorities.0.strength, of: current.minimum, describing: name())
-    }
-    if current.priorities.1 != priorities.1 {
-      try engine.setStrength(priorities.1.strength, of: current.maximum, describing: name())
+    if current.priorities != priorities {
+      try engine.setStrengths(
+        excess: priorities.1.strength, shortfall: priorities.0.strength, of: current.constraint,
+        describing: name())
     }
     current.priorities = priorities
     axes[index] = current
@@ -211,10 +212,7 @@ struct IntrinsicConstraints {
 
   /// Removes the constraints (the view is leaving the engine's window).
   mutating func removeAll(from engine: LayoutEngine) {
-    for case let axis? in axes {
-      engine.remove(axis.minimum)
-      engine.remove(axis.maximum)
-    }
+    for case let axis? in axes { engine.remove(axis.constraint) }
     axes = [nil, nil]
     needsUpdate = true
   }

@@ -29,7 +29,7 @@ package struct ScriptedSystem: Sendable {
     }
     for statement in script.statements {
       switch statement.kind {
-      case .constraint(let label, let form, let relation, let strength):
+      case .constraint(let label, let form, let relation, let strength, _):
         if let label, removed.contains(label) { continue }
         constraints.append((form, relation, strength))
       case .edit(let name, let strength): edits.append((name, strength))

@@ -81,7 +81,10 @@ extension CaseGenerator {
       run.append(.setConstants(changes))
     case 11...12 where !active.isEmpty:
       let c = rng.pick(active)
-      run.append(.setStrength(c, newStrength(c, model)))
+      let strength = newStrength(c, model)
+      let splittable = constraints[c].relation == .equal && constraints[c].role != .tieBreaker
+      let shortfall = splittable ? splitShortfall(strength) : nil
+      run.append(.setStrength(c, strength, shortfall: shortfall))
     case 13:
       let candidates = names.indices.filter { !model.isEdit($0) }
       guard !candidates.isEmpty else { return }
@@ -143,9 +146,10 @@ struct OperationLog {
 }
 
 extension FuzzCase {
-  /// The case of `seed`, its box count drawn from `boxes`.
-  public init(seed: UInt64, boxes: ClosedRange<Int>) {
-    var generator = CaseGenerator(seed: seed, boxes: boxes)
+  /// The case of `seed`, its box count drawn from `boxes`. Without `splits`, no soft
+  /// equality weighs its directions apart: the case as it was before split equalities.
+  public init(seed: UInt64, boxes: ClosedRange<Int>, splits: Bool = true) {
+    var generator = CaseGenerator(seed: seed, boxes: boxes, splits: splits)
     self = generator.makeCase()
   }
 }

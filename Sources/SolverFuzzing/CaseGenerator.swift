@@ -52,6 +52,13 @@ struct CaseGenerator {
 
   let seed: UInt64
   var rng: SplitMix64
+  /// Draws whether and how a soft equality weighs its directions apart, from a stream of
+  /// its own: the main stream, and so the systems and operations of every seed, are the
+  /// same as before split equalities existed (seeds that once failed still make the case
+  /// they made), with some of their soft equalities split.
+  var splitRng: SplitMix64
+  /// Whether soft equalities may be split (false replays the cases as they were before).
+  let splits: Bool
   let boxCount: Int
   let style: Style
   var names: [String] = []
@@ -62,9 +69,11 @@ struct CaseGenerator {
   /// The root's width, the scale of every suggestion.
   var rootWidth = 0.0
 
-  init(seed: UInt64, boxes range: ClosedRange<Int>) {
+  init(seed: UInt64, boxes range: ClosedRange<Int>, splits: Bool = true) {
     self.seed = seed
+    self.splits = splits
     rng = SplitMix64(seed: seed)
+    splitRng = SplitMix64(seed: seed ^ 0x5EED_5917_0000_0000)
     boxCount = CaseGenerator.drawBoxCount(&rng, range)
     let levels = [0.0, 0.1, 0.4, 0.9]
     style = Style(
@@ -104,8 +113,22 @@ struct CaseGenerator {
       FuzzConstraint(
         label: label, role: role, note: note,
         terms: terms.map { FuzzTerm(variable: $0.0, coefficient: $0.1) }, constant: constant,
-        relation: relation, strength: strength))
+        relation: relation, strength: strength,
+        shortfall: relation == .equal && role != .tieBreaker ? splitShortfall(strength) : nil))
     return constraints.count - 1
+  }
+
+  /// For a soft equality at `strength`, now and then a different shortfall weight (from
+  /// `splitRng`), as a view's intrinsic size weighs compression and hugging; nil otherwise.
+  /// Tie-breakers stay whole: their tiny weights pick one optimum among ties, and a
+  /// shortfall at a layout's weights would change which layouts are optimal.
+  mutating func splitShortfall(_ strength: Strength) -> Strength? {
+    guard splits, !strength.isRequired, splitRng.chance(0.3) else { return nil }
+    let levels: [Strength] = [.weak, .medium, .strong, Strength(250), Strength(750)]
+    let shortfall =
+      splitRng.chance(0.5)
+      ? splitRng.pick(levels) : Strength(Double(splitRng.int(in: 2...900_000)))
+    return shortfall == strength ? nil : shortfall
   }
 
   /// A non-required strength: one of the three levels or a raw weight between them.

@@ -78,8 +78,28 @@ public struct DifferentialOracle {
   static func constraint(_ c: Int, _ model: FuzzModel, _ variables: [Variable]) -> Constraint {
     let spec = model.fuzzCase.constraints[c]
     let terms = spec.terms.map { Term(variables[$0.variable], $0.coefficient) }
-    return Constraint(
-      Expression(terms, constant: model.constants[c]), spec.relation, strength: model.strengths[c])
+    let expression = Expression(terms, constant: model.constants[c])
+    if let shortfall = model.shortfalls[c] {
+      return Constraint(expression, equalWithExcess: model.strengths[c], shortfall: shortfall)
+    }
+    return Constraint(expression, spec.relation, strength: model.strengths[c])
+  }
+
+  /// The constraints the fresh reference solve is given for constraint `c`: a split
+  /// equality as the pair of inequalities it stands for (`<=` at the excess weight, `>=` at
+  /// the shortfall's), so that the reference reaches the optimum another way and a
+  /// solver that weighed a split equality's directions wrongly disagrees with it.
+  static func referenceConstraints(
+    _ c: Int, _ model: FuzzModel, _ variables: [Variable]
+  ) -> [Constraint] {
+    guard let shortfall = model.shortfalls[c] else { return [constraint(c, model, variables)] }
+    let spec = model.fuzzCase.constraints[c]
+    let terms = spec.terms.map { Term(variables[$0.variable], $0.coefficient) }
+    let expression = Expression(terms, constant: model.constants[c])
+    return [
+      Constraint(expression, .lessOrEqual, strength: model.strengths[c]),
+      Constraint(expression, .greaterOrEqual, strength: shortfall),
+    ]
   }
 
   private func perform(
@@ -97,7 +117,9 @@ public struct DifferentialOracle {
       try solver.setConstant(constant, of: instances[c]!)
     case .setConstants(let changes):
       try solver.setConstants(changes.map { (instances[$0.constraint]!, $0.constant) })
-    case .setStrength(let c, let strength):
+    case .setStrength(let c, let strength, let shortfall?):
+      try solver.setStrengths(excess: strength, shortfall: shortfall, of: instances[c]!)
+    case .setStrength(let c, let strength, nil):
       try solver.setStrength(strength, of: instances[c]!)
     case .addEdit(let v, let strength):
       try solver.addEditVariable(variables[v], strength: strength)
@@ -123,9 +145,12 @@ public struct DifferentialOracle {
       guard let instance = instances[c] else { continue }
       if solver.constant(of: instance) != model.constants[c]
         || solver.strength(of: instance) != model.strengths[c]
+        || solver.shortfallStrength(of: instance) != model.shortfalls[c] ?? model.strengths[c]
       {
         return "the solver reports \(String(describing: solver.constant(of: instance))) "
-          + "@\(String(describing: solver.strength(of: instance))) for \(model.describe(c))"
+          + "@\(String(describing: solver.strength(of: instance)))"
+          + "/\(String(describing: solver.shortfallStrength(of: instance))) "
+          + "for \(model.describe(c))"
       }
     }
     return nil
@@ -142,7 +167,9 @@ public struct DifferentialOracle {
     do throws(SolverError) {
       for c in model.fuzzCase.constraints.indices where model.isActive(c) {
         step = "add \(model.describe(c))"
-        try solver.addConstraint(constraint(c, model, variables))
+        for reference in referenceConstraints(c, model, variables) {
+          try solver.addConstraint(reference)
+        }
       }
       for edit in model.edits {
         let name = model.fuzzCase.variableNames[edit.variable]

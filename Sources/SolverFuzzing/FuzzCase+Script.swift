@@ -28,7 +28,9 @@ extension FuzzCase {
   /// `label: a * u + v >= k @strength`: the terms on the left, the constant moved to the
   /// right (negating is exact, so the script's constraint is the same to the bit). Required
   /// is the script's default and is left out.
-  package func scriptLine(_ c: Int, constant: Double, strength: Strength) -> String {
+  package func scriptLine(
+    _ c: Int, constant: Double, strength: Strength, shortfall: Strength? = nil
+  ) -> String {
     let constraint = constraints[c]
     var text = ""
     for term in constraint.terms {
@@ -43,6 +45,7 @@ extension FuzzCase {
     }
     if text.isEmpty { text = "0" }
     text = "\(constraint.label): \(text) \(constraint.relation.rawValue) \(format(-constant))"
+    if let shortfall { return "\(text) @\(format(strength))/\(format(shortfall))" }
     return strength.isRequired ? text : "\(text) @\(format(strength))"
   }
 
@@ -76,7 +79,7 @@ extension FuzzCase {
         note = ": \(constraints[c].role.rawValue) \(constraints[c].note)"
       case .remove(let c):
         block.append("remove \(constraints[c].label)")
-      case .setConstant(let c, _), .setStrength(let c, _):
+      case .setConstant(let c, _), .setStrength(let c, _, _):
         block += ["remove \(constraints[c].label)", model.scriptLine(c)]
       case .setConstants(let changes):
         for change in changes.map(\.constraint) {
@@ -140,7 +143,7 @@ extension FuzzCase {
     }
     for operation in operations {
       switch operation {
-      case .add(let c), .setConstant(let c, _), .setStrength(let c, _):
+      case .add(let c), .setConstant(let c, _), .setStrength(let c, _, _):
         constraints[c].terms.forEach { mention($0.variable) }
       case .setConstants(let changes):
         for change in changes {

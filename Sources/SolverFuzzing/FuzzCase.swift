@@ -44,12 +44,30 @@ public struct FuzzConstraint: Sendable {
   public let constant: Double
   public let relation: Relation
   public let strength: Strength
+  /// For a non-required equality that weighs its two directions differently, the weight of
+  /// a shortfall (``strength`` is then that of an excess); nil otherwise.
+  public let shortfall: Strength?
 
   /// `terms + constant` at `values`.
   public func residual(_ values: [Double], constant: Double) -> Double {
     var sum = constant
     for term in terms { sum += term.coefficient * values[term.variable] }
     return sum
+  }
+
+  /// The weighted violation at `strength` and `shortfall` (see ``shortfall``), `noise` and
+  /// below counting as none.
+  public func weightedViolation(
+    _ values: [Double], constant: Double, strength: Strength, shortfall: Strength?,
+    noise: Double
+  ) -> Double {
+    let r = residual(values, constant: constant)
+    guard let shortfall, relation == .equal else {
+      let v = violation(values, constant: constant)
+      return v > noise ? strength.value * v : 0
+    }
+    guard abs(r) > noise else { return 0 }
+    return r > 0 ? strength.value * r : shortfall.value * -r
   }
 
   /// How far `values` are from satisfying the constraint with `constant`, 0 if they do.
@@ -90,7 +108,9 @@ public enum FuzzOperation: Sendable {
   case remove(Int)
   case setConstant(Int, Double)
   case setConstants([FuzzConstantChange])
-  case setStrength(Int, Strength)
+  /// A new strength; with a shortfall, the two weights of a split equality
+  /// (``Solver/setStrengths(excess:shortfall:of:)``).
+  case setStrength(Int, Strength, shortfall: Strength?)
   case addEdit(variable: Int, strength: Strength)
   case removeEdit(variable: Int)
   /// One suggestion goes through `suggestValue`, several through `suggestValues`.

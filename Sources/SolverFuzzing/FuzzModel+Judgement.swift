@@ -36,9 +36,14 @@ extension FuzzModel {
     var terms: [(key: Int, error: Double)] = []
     for c in fuzzCase.constraints.indices where isActive(c) && !strengths[c].isRequired {
       let constraint = fuzzCase.constraints[c]
-      let violation = constraint.violation(values, constant: constants[c])
       let noise = FuzzTolerance.roundOff(constraint.scale(values, constant: constants[c]))
-      terms.append((c, violation > noise ? strengths[c].value * violation : 0))
+      terms.append(
+        (
+          c,
+          constraint.weightedViolation(
+            values, constant: constants[c], strength: strengths[c], shortfall: shortfalls[c],
+            noise: noise)
+        ))
     }
     for edit in edits {
       let value = values[edit.variable]

@@ -20,6 +20,8 @@ package struct FuzzModel {
   package private(set) var status: [Status]
   package private(set) var constants: [Double]
   package private(set) var strengths: [Strength]
+  /// A split equality's shortfall weight (see ``FuzzConstraint/shortfall``), else nil.
+  package private(set) var shortfalls: [Strength?]
   /// In the order they were added, so every walk over them is deterministic.
   package private(set) var edits: [Edit] = []
   package private(set) var activeCount = 0
@@ -29,6 +31,7 @@ package struct FuzzModel {
     status = Array(repeating: .pending, count: fuzzCase.constraints.count)
     constants = fuzzCase.constraints.map(\.constant)
     strengths = fuzzCase.constraints.map(\.strength)
+    shortfalls = fuzzCase.constraints.map(\.shortfall)
   }
 
   package mutating func apply(_ operation: FuzzOperation) {
@@ -43,8 +46,9 @@ package struct FuzzModel {
       constants[c] = constant
     case .setConstants(let changes):
       for change in changes { constants[change.constraint] = change.constant }
-    case .setStrength(let c, let strength):
+    case .setStrength(let c, let strength, let shortfall):
       strengths[c] = strength
+      shortfalls[c] = shortfall
     case .addEdit(let variable, let strength):
       edits.append(Edit(variable: variable, strength: strength, suggestion: 0))
     case .removeEdit(let variable):
@@ -93,7 +97,8 @@ package struct FuzzModel {
   /// `c12: b5.x - b2.x >= 4 @required`, the constraint as it currently stands, in the
   /// syntax of a constraint script.
   package func scriptLine(_ c: Int) -> String {
-    fuzzCase.scriptLine(c, constant: constants[c], strength: strengths[c])
+    fuzzCase.scriptLine(
+      c, constant: constants[c], strength: strengths[c], shortfall: shortfalls[c])
   }
 
   /// The script line plus what the constraint is for.
@@ -112,7 +117,10 @@ package struct FuzzModel {
     case .setConstants(let changes):
       let list = changes.map { "\(format($0.constant)) of \(describe($0.constraint))" }
       return "setConstants [\(list.joined(separator: "; "))]"
-    case .setStrength(let c, let strength):
+    case .setStrength(let c, let strength, let shortfall):
+      if let shortfall {
+        return "setStrengths \(format(strength))/\(format(shortfall)) of \(describe(c))"
+      }
       return "setStrength \(format(strength)) of \(describe(c))"
     case .addEdit(let v, let strength):
       return "addEditVariable \(names[v]) @\(format(strength))"

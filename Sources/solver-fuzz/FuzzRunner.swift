@@ -23,6 +23,7 @@ struct FuzzRunner: Sendable {
     if fuzzer.errorTolerance != FuzzTolerance.weightedError {
       text += " --error-tolerance \(fuzzer.errorTolerance)"
     }
+    if !fuzzer.splits { text += " --no-splits" }
     return text
   }
 

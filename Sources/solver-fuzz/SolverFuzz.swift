@@ -52,6 +52,13 @@ struct SolverFuzz: ParsableCommand {
   @Option(help: "End the run, naming the seed, when one replay takes longer (0: no limit).")
   var timeoutPerSystem: Double = 60
 
+  @Flag(
+    help: """
+      Make no soft equality weigh its two directions apart: a seed then makes the case it \
+      made before split equalities (those of earlier failures).
+      """)
+  var noSplits = false
+
   func validate() throws {
     guard minBoxes >= 1, minBoxes <= maxBoxes else {
       throw ValidationError("Please specify 1 <= --min-boxes <= --max-boxes.")
@@ -71,7 +78,8 @@ struct SolverFuzz: ParsableCommand {
 
   func run() throws {
     let runner = FuzzRunner(
-      fuzzer: DifferentialFuzzer(boxes: minBoxes...maxBoxes, errorTolerance: errorTolerance),
+      fuzzer: DifferentialFuzzer(
+        boxes: minBoxes...maxBoxes, errorTolerance: errorTolerance, splits: !noSplits),
       representations: representation.representations,
       representationName: representation.rawValue, verbose: verbose, timeout: timeoutPerSystem)
     if let replay {

@@ -122,7 +122,7 @@ import Testing
     var active: [(line: Int, label: String?, form: LinearForm, relation: Relation)] = []
     for statement in script.statements where statement.line < line {
       switch statement.kind {
-      case .constraint(let label, let form, let relation, let strength) where strength.isRequired:
+      case .constraint(let label, let form, let relation, let strength, _) where strength.isRequired:
         active.append((statement.line, label, form, relation))
       case .remove(let label):
         active.removeAll { $0.label == label }

@@ -79,6 +79,12 @@ struct ScriptErrorTests {
     Bad("x == 3 == 4", "unexpected token '=='"),
     Bad("x == 1 weak", "unexpected token 'weak'"),
     Bad("x == 1 @weak @strong", "unexpected token '@'"),
+    // Two weights only for a non-required equality.
+    Bad("x <= 1 @weak/strong", "only a non-required equality can weigh"),
+    Bad("x == 1 @required/weak", "only a non-required equality can weigh"),
+    Bad("x == 1 @weak/required", "only a non-required equality can weigh"),
+    Bad("x == 1 @weak/", "expected a strength after '/'"),
+    Bad("x == 1 @weak/strong/medium", "unexpected token '/'"),
     Bad("x == 1e5e", "unexpected token 'e'"),
     Bad("1.2.3 == x", "malformed number '1.2.3'"),
     Bad("print x", "unexpected token 'x'"),

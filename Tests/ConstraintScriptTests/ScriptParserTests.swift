@@ -38,7 +38,7 @@ struct ScriptParserTests {
 
   func constraint(_ text: String) throws -> Parsed {
     let s = try statement(text)
-    guard case .constraint(let label, let form, let relation, let strength) = s.kind else {
+    guard case .constraint(let label, let form, let relation, let strength, _) = s.kind else {
       Issue.record("not a constraint: \(text.debugDescription) gave \(s.kind)")
       throw NotAConstraint()
     }
@@ -335,7 +335,7 @@ struct ScriptParserTests {
       """)
     let kinds = script.statements.map { s -> String in
       switch s.kind {
-      case .constraint(let label, _, _, _): "constraint(\(label ?? "-"))"
+      case .constraint(let label, _, _, _, _): "constraint(\(label ?? "-"))"
       case .edit(let name, _): "edit(\(name))"
       case .suggest(let name, let value): "suggest(\(name), \(value))"
       case .remove(let label): "remove(\(label))"

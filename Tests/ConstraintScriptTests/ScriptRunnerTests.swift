@@ -26,6 +26,25 @@ struct ScriptRunnerTests {
     }
   }
 
+  // MARK: - Split equalities
+
+  @Test func anEqualityWeighsAnExcessAndAShortfallApart() throws {
+    // x == 10 with a weak excess and a strong shortfall, against medium pulls: up to 20
+    // wins (an excess of 10 costs 10), down to 0 does not (a shortfall of 10 costs 1e7).
+    let blocks = try run(
+      """
+      c: x == 10 @weak/strong
+      up: x == 20 @medium
+      print
+      remove up
+      x == 0 @medium
+      print
+      """)
+    #expect(blocks.count == 2)
+    expectBlock(blocks[0], ["x": 20])
+    expectBlock(blocks[1], ["x": 10])
+  }
+
   // MARK: - Blocks
 
   @Test func printListsEveryVariableSeenSoFarInOrder() throws {

@@ -82,11 +82,11 @@ import Testing
     #expect(flaggedForDisplay == 3)
     #expect(work.draw == flaggedForDisplay)
     if mode == .autoLayout {
-      // Only the body's constraints are revisited, and its intrinsic constraints (size >=
-      // content, size <= content: its width on one line and its wrapped height) change in
-      // place: nothing is added or removed.
+      // Only the body's constraints are revisited, and its intrinsic constraints (one
+      // equality per axis, size == content: its width on one line and its wrapped height)
+      // change in place: nothing is added or removed.
       #expect(work.updateConstraints == 1)
-      #expect(work.constraintsChanged == 4)
+      #expect(work.constraintsChanged == 2)
       #expect(work.constraintsAdded == 0 && work.constraintsRemoved == 0)
       #expect(work.solves == 1)
     } else {

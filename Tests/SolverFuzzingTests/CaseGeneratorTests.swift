@@ -61,6 +61,7 @@ import Testing
       for constraint in fuzzCase.constraints {
         seen.insert(constraint.role.rawValue)
         if constraint.strength.isRequired { seen.insert("required \(constraint.role.rawValue)") }
+        if constraint.shortfall != nil { seen.insert("split \(constraint.role.rawValue)") }
       }
       var model = FuzzModel(fuzzCase)
       for operation in fuzzCase.operations {
@@ -70,8 +71,12 @@ import Testing
         case .remove: seen.insert("remove")
         case .setConstant: seen.insert("setConstant")
         case .setConstants: seen.insert("setConstants")
-        case .setStrength(let c, let s) where s.isRequired != model.strengths[c].isRequired:
+        case .setStrength(let c, let s, _) where s.isRequired != model.strengths[c].isRequired:
           seen.insert(s.isRequired ? "to required" : "from required")
+        case .setStrength(let c, _, .some):
+          seen.insert(model.shortfalls[c] == nil ? "to split" : "split to split")
+        case .setStrength(let c, _, nil) where model.shortfalls[c] != nil:
+          seen.insert("from split")
         case .setStrength: seen.insert("setStrength")
         case .addEdit: seen.insert("addEdit")
         case .removeEdit: seen.insert("removeEdit")
@@ -86,7 +91,8 @@ import Testing
       "equalSize", "aspect", "tie-breaker", "required chain", "required ratio",
       "required centring", "required equalSize", "required aspect", "add", "re-add", "remove",
       "setConstant", "setConstants", "setStrength", "to required", "from required", "addEdit",
-      "removeEdit", "suggest", "suggest batch", "checkpoint",
+      "removeEdit", "suggest", "suggest batch", "checkpoint", "split preferred", "split gap",
+      "to split", "from split",
     ]
     #expect(
       Set(expected).subtracting(seen).isEmpty, "never generated: \(Set(expected).subtracting(seen))"

@@ -6,8 +6,12 @@ import Testing
 /// reference solution, perturbed copies of it, and the witness (feasible, not optimal).
 @Suite struct DifferentialOracleTests {
   /// A mid-sized case's model and reference at its first checkpoint (after the build).
-  static func firstCheckpoint(seed: UInt64) -> (FuzzModel, DifferentialOracle.Reference) {
-    let fuzzCase = FuzzCase(seed: seed, boxes: 10...30)
+  /// Without `splits` the case is the one these tests chose their seeds from, before split
+  /// equalities.
+  static func firstCheckpoint(
+    seed: UInt64, splits: Bool = false
+  ) -> (FuzzModel, DifferentialOracle.Reference) {
+    let fuzzCase = FuzzCase(seed: seed, boxes: 10...30, splits: splits)
     var model = FuzzModel(fuzzCase)
     for operation in fuzzCase.operations {
       model.apply(operation)
@@ -89,10 +93,14 @@ import Testing
         "not finite") == true)
   }
 
-  @Test func theWeightedErrorSumsStrengthTimesViolation() throws {
-    let (model, reference) = Self.firstCheckpoint(seed: 1)
+  /// With split equalities: an excess weighs the constraint's strength, a shortfall its
+  /// shortfall strength.
+  @Test(arguments: [false, true])
+  func theWeightedErrorSumsStrengthTimesViolation(splits: Bool) throws {
+    let (model, reference) = Self.firstCheckpoint(seed: 1, splits: splits)
     let values = try Self.solved(reference)
     var expected = 0.0
+    var splitMisses = 0
     for (c, constraint) in model.fuzzCase.constraints.enumerated()
     where model.isActive(c) && !model.strengths[c].isRequired {
       let r = constraint.residual(values, constant: model.constants[c])
@@ -104,8 +112,16 @@ import Testing
         }
       // Within round-off (1e-7 of the terms' magnitude, plus 1e-7) it counts as none.
       let noise = 1e-7 * (constraint.scale(values, constant: model.constants[c]) + 1)
-      if violation > noise { expected += model.strengths[c].value * violation }
+      guard violation > noise else { continue }
+      if let shortfall = model.shortfalls[c], r < 0 {
+        expected += shortfall.value * violation
+        splitMisses += 1
+      } else {
+        expected += model.strengths[c].value * violation
+      }
     }
+    #expect(splits || splitMisses == 0)
+    #expect(!splits || splitMisses > 0, "a split equality missed in its shortfall direction")
     for edit in model.edits {
       let value = values[edit.variable]
       let noise = 1e-7 * (abs(value) + abs(edit.suggestion) + 1)
