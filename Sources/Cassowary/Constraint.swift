@@ -57,7 +57,8 @@ public final class Constraint: Hashable, Sendable, CustomStringConvertible {
     self.init(lhs + rhs.scaled(by: -1), relation, strength: strength)
   }
 
-  /// The same constraint at another strength (a new instance).
+  /// The same constraint at another strength (a new instance; both directions of a split
+  /// equality alike).
   public func withStrength(_ strength: Strength) -> Constraint {
     Constraint(expression, relation, strength: strength)
   }
