@@ -211,6 +211,9 @@ class Statement:
 
     strength is the number the solver gets (raw strengths capped at required); as_written is
     the strength as the script spells it, a name or the raw number ('required' when left out).
+    A non-required equality written `@excess/shortfall` also has shortfall and
+    shortfall_as_written (None otherwise): strength then weighs an excess (lhs above rhs),
+    shortfall a shortfall.
     """
 
     def __init__(self, kind, line, mentioned, **fields):
@@ -218,6 +221,7 @@ class Statement:
         self.label = self.name = self.form = self.op = self.value = None
         self.lhs = self.rhs = None
         self.strength, self.as_written = REQUIRED, "required"
+        self.shortfall = self.shortfall_as_written = None
         self.__dict__.update(fields)
 
     @property
@@ -289,17 +293,32 @@ class _LineParser:
         form = lform.adding(rform, -1.0)
         self.check_finite(form)
         strength, as_written = (REQUIRED, "required") if self.peek() is None else self.strength()
+        shortfall = shortfall_as_written = None
+        if self.peek_is("sym", "/"):
+            # `@excess/shortfall`: two non-required weights of an equality.
+            self.pos += 1
+            if self.peek() is None:
+                raise LineError("expected a strength after '/'")
+            shortfall, shortfall_as_written = self.strength_name()
+            if nxt[1] != "==" or strength >= REQUIRED or shortfall >= REQUIRED:
+                raise LineError("only a non-required equality can weigh an excess and a "
+                                "shortfall apart (@excess/shortfall)")
         return {"label": label, "lhs": lhs, "rhs": rhs, "form": form, "op": nxt[1],
-                "strength": strength, "as_written": as_written}
+                "strength": strength, "as_written": as_written, "shortfall": shortfall,
+                "shortfall_as_written": shortfall_as_written}
 
     def strength(self):
         """(the solver's strength, the strength as written) after an `@`."""
         if not self.peek_is("sym", "@"):
             raise LineError("expected a strength")
         self.pos += 1
-        t = self.peek()
-        if t is None:
+        if self.peek() is None:
             raise LineError("expected a strength after '@'")
+        return self.strength_name()
+
+    def strength_name(self):
+        """(the solver's strength, as written) at a strength's name or number."""
+        t = self.peek()
         if t[0] == "name":
             if t[1] not in NAMED_STRENGTHS:
                 raise LineError(f"unknown strength '{t[1]}'")

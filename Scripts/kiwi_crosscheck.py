@@ -144,7 +144,7 @@ def run_kiwi(program, order=None, probes=None):
     """
     solver = kiwi.Solver()
     variables = {}
-    constraints = {}  # label -> kiwi.Constraint
+    constraints = {}  # label -> its kiwi constraints (two for a split equality)
 
     def var(name):
         if name not in variables:
@@ -163,13 +163,19 @@ def run_kiwi(program, order=None, probes=None):
         try:
             if op.kind == "constraint":
                 lhs, rhs = _to_kiwi(op.lhs, var), _to_kiwi(op.rhs, var)
-                cn = lhs == rhs if op.op == "==" else lhs <= rhs if op.op == "<=" else lhs >= rhs
-                # The strength as written: kiwi clips a raw strength above required itself.
-                if op.as_written != "required":
-                    cn = cn | op.as_written
-                solver.addConstraint(cn)
+                if op.shortfall is not None:
+                    # kiwi has no split equality: the pair of inequalities it stands for.
+                    pair = [(lhs <= rhs) | op.as_written, (lhs >= rhs) | op.shortfall_as_written]
+                else:
+                    cn = lhs == rhs if op.op == "==" else lhs <= rhs if op.op == "<=" else lhs >= rhs
+                    # The strength as written: kiwi clips a raw strength above required itself.
+                    if op.as_written != "required":
+                        cn = cn | op.as_written
+                    pair = [cn]
+                for cn in pair:
+                    solver.addConstraint(cn)
                 if op.label is not None:
-                    constraints[op.label] = cn
+                    constraints[op.label] = pair
             elif op.kind == "edit":
                 solver.addEditVariable(var(op.name), op.as_written)
             elif op.kind == "suggest":
@@ -177,7 +183,8 @@ def run_kiwi(program, order=None, probes=None):
             elif op.kind == "remove":
                 if op.label not in constraints:
                     raise ScriptError(op.line, f"unknown label {op.label}")
-                solver.removeConstraint(constraints.pop(op.label))
+                for cn in constraints.pop(op.label):
+                    solver.removeConstraint(cn)
             else:
                 blocks.append(snapshot(op.visible))
         except ScriptError:
@@ -982,7 +989,9 @@ def weighted_errors(program, blocks):
     for op in program.ops:
         if op.kind == "constraint":
             if op.as_written != "required":
-                item = (op.lhs, op.rhs, op.op, _strength_value(op.as_written))
+                shortfall = (None if op.shortfall_as_written is None
+                             else _strength_value(op.shortfall_as_written))
+                item = (op.lhs, op.rhs, op.op, _strength_value(op.as_written), shortfall)
                 if op.label is not None:
                     live[op.label] = item
                 else:
@@ -996,12 +1005,13 @@ def weighted_errors(program, blocks):
         elif op.kind == "print" and len(errors) < len(blocks):
             values = dict(blocks[len(errors)])
             total = 0.0
-            for lhs, rhs, relation, weight in list(live.values()) + unlabelled:
+            for lhs, rhs, relation, weight, shortfall in list(live.values()) + unlabelled:
                 d = _evaluate(lhs, values) - _evaluate(rhs, values)
                 scale = _evaluate(lhs, values, True) + _evaluate(rhs, values, True)
                 miss = abs(d) if relation == "==" else max(0.0, d if relation == "<=" else -d)
                 if miss > 1e-9 * (scale + 1):
-                    total += weight * miss
+                    # A split equality weighs a shortfall (lhs below rhs) apart.
+                    total += (shortfall if shortfall is not None and d < 0 else weight) * miss
             for name, (weight, target) in edits.items():
                 miss = abs(values.get(name, 0.0) - target)
                 if miss > 1e-9 * (abs(target) + miss + 1):

@@ -319,9 +319,10 @@ public final class Solver {
     finishOperation()
   }
 
-  /// Changes the weights of a non-required equality's two directions in place (see
-  /// ``Constraint/init(_:equalWithExcess:shortfall:)``): only the objective is reweighed.
-  /// Equal weights make it an ordinary equality at that strength.
+  /// Changes the weights of an equality's two directions in place (see
+  /// ``Constraint/init(_:equalWithExcess:shortfall:)``). Between non-required weights only
+  /// the objective is reweighed; to or from required the constraint is re-inserted (equal
+  /// weights make it an ordinary equality at that strength, required included).
   /// - Throws: ``SolverError/unknownConstraint(_:)``, and
   ///   ``SolverError/requiredSplitStrength(_:)`` when the weights differ and the constraint is
   ///   not an equality or either weight is required (nothing is then changed), and

@@ -81,9 +81,11 @@ extension Tableau {
   /// it as many again (1,400 pivots in all, against 169 with the pair of inequalities; a
   /// 1,000-level tree built in 48 s instead of 0.7 s); the cheapest took 151.
   ///
-  /// Unlike Bland's rule, the cheapest can cycle on degenerate pivots (no progress,
-  /// a leaving row at zero). After `degenerateRunLimit` of them in a row `optimize` asks
-  /// for the lowest symbol, which ends a cycle as it always did.
+  /// The cheapest can cycle on degenerate pivots (no progress, a leaving row at zero) where
+  /// the lowest symbol would not (with the lowest leaving row as well, Bland's rule cannot
+  /// cycle; `leavingSymbol` prefers the largest element, so even the old rule had no such
+  /// proof). After `degenerateRunLimit` degenerate pivots in a row `optimize` asks for the
+  /// lowest symbol, as phase one always did; past the pivot budget the tableau is rebuilt.
   func enteringSymbol(_ artificial: Row, lowest: Bool = false) -> Symbol {
     var best = Symbol.invalid
     var cheapest = Double.infinity

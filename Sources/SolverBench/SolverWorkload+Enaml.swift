@@ -12,8 +12,10 @@ package struct ScriptedSystem: Sendable {
   package var variables: [String] = []
   /// The edit variables, in the order they are added.
   package var edits: [(name: String, strength: Strength)] = []
-  /// The constraints the script adds and never removes, in order.
-  package var constraints: [(form: LinearForm, relation: Relation, strength: Strength)] = []
+  /// The constraints the script adds and never removes, in order (`shortfall`: a split
+  /// equality's second weight, `@excess/shortfall`).
+  package var constraints:
+    [(form: LinearForm, relation: Relation, strength: Strength, shortfall: Strength?)] = []
   /// The values each tick suggests: the `suggest` statements before each `print`.
   package var ticks: [[(name: String, value: Double)]] = []
 
@@ -29,9 +31,9 @@ package struct ScriptedSystem: Sendable {
     }
     for statement in script.statements {
       switch statement.kind {
-      case .constraint(let label, let form, let relation, let strength, _):
+      case .constraint(let label, let form, let relation, let strength, let shortfall):
         if let label, removed.contains(label) { continue }
-        constraints.append((form, relation, strength))
+        constraints.append((form, relation, strength, shortfall))
       case .edit(let name, let strength): edits.append((name, strength))
       case .suggest(let name, let value): pending.append((name, value))
       case .print:
@@ -70,12 +72,18 @@ extension SolverWorkload {
     for (name, strength) in system.edits {
       try! s.addEditVariable(variables[name]!, strength: strength)
     }
-    for (form, relation, strength) in system.constraints {
+    for (form, relation, strength, shortfall) in system.constraints {
       var expression = Expression(constant: form.constant)
       for (name, c) in zip(form.names, form.coefficients) where c != 0 {
         expression.terms.append(Term(variables[name]!, c))
       }
-      try! s.addConstraint(Constraint(expression, relation, strength: strength))
+      let constraint =
+        if let shortfall {
+          Constraint(expression, equalWithExcess: strength, shortfall: shortfall)
+        } else {
+          Constraint(expression, relation, strength: strength)
+        }
+      try! s.addConstraint(constraint)
     }
     let width = variables["width"]!
     let height = variables["height"]!

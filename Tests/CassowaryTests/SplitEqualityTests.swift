@@ -201,3 +201,35 @@ extension SplitEqualityTests {
     #expect(pivots <= 3 * levels, "\(pivots) pivots for \(levels) levels")
   }
 }
+
+extension SplitEqualityTests {
+  /// Phase one's entering rule on a hand-made artificial objective: of the symbols whose
+  /// increase lowers it, the cheapest in the real objective, and the lowest when asked
+  /// (`optimize` asks after a run of degenerate pivots).
+  @Test func phaseOneEntersTheCheapestOrWhenAskedTheLowest() {
+    var tableau = Tableau(lazy: false)
+    let dummy = tableau.newSymbol(.dummy)
+    let low = tableau.newSymbol(.error)
+    let mid = tableau.newSymbol(.error)
+    let top = tableau.newSymbol(.error)
+    let raising = tableau.newSymbol(.error)
+    #expect(low < mid && mid < top, "symbols of a kind order by creation")
+    tableau.objective.add(low, 750)
+    tableau.objective.add(mid, 250)
+    // `top` costs nothing in the real objective; `raising` would raise the artificial one;
+    // a dummy never enters.
+    var artificial = Row(constant: 5)
+    _ = artificial.insert(dummy, -3)
+    _ = artificial.insert(low, -1)
+    _ = artificial.insert(mid, -1)
+    _ = artificial.insert(top, -2)
+    _ = artificial.insert(raising, 1)
+    #expect(tableau.enteringSymbol(artificial) == top)
+    #expect(tableau.enteringSymbol(artificial, lowest: true) == low)
+    tableau.objective.add(top, 1000)
+    #expect(tableau.enteringSymbol(artificial) == mid)
+    // Ties go to the lowest symbol.
+    tableau.objective.add(low, -500)
+    #expect(tableau.enteringSymbol(artificial) == low)
+  }
+}

@@ -71,8 +71,10 @@ import Testing
         case .remove: seen.insert("remove")
         case .setConstant: seen.insert("setConstant")
         case .setConstants: seen.insert("setConstants")
-        case .setStrength(let c, let s, _) where s.isRequired != model.strengths[c].isRequired:
+        case .setStrength(let c, let s, let shortfall)
+        where s.isRequired != model.strengths[c].isRequired:
           seen.insert(s.isRequired ? "to required" : "from required")
+          if shortfall != nil { seen.insert("from required to split") }
         case .setStrength(let c, _, .some):
           seen.insert(model.shortfalls[c] == nil ? "to split" : "split to split")
         case .setStrength(let c, _, nil) where model.shortfalls[c] != nil:
@@ -92,7 +94,7 @@ import Testing
       "required centring", "required equalSize", "required aspect", "add", "re-add", "remove",
       "setConstant", "setConstants", "setStrength", "to required", "from required", "addEdit",
       "removeEdit", "suggest", "suggest batch", "checkpoint", "split preferred", "split gap",
-      "to split", "from split",
+      "to split", "from split", "from required to split",
     ]
     #expect(
       Set(expected).subtracting(seen).isEmpty, "never generated: \(Set(expected).subtracting(seen))"
