@@ -4,6 +4,8 @@
 #   bash Scripts/kiwi-crosscheck.sh generate --count 300 --seed 1 --out DIR
 #   bash Scripts/kiwi-crosscheck.sh check --binary .build/release/layout-bench
 #   bash Scripts/kiwi-crosscheck.sh fresh --count 500 --seed 7 --binary .build/release/layout-bench
+#   bash Scripts/kiwi-crosscheck.sh judge --binary .build/release/layout-bench FILE.cass...
+#                                                         # kiwi against the binary, any scripts
 #   bash Scripts/kiwi-crosscheck.sh solve FILE.cass        # kiwi's answer for one script
 set -euo pipefail
 
