@@ -48,9 +48,7 @@ extension Solver {
     _ constraint: Constraint, constant: Double, strength: Strength, shortfall: Strength? = nil
   ) throws(SolverError) -> Int32 {
     let shortfall = shortfall ?? strength
-    if shortfall != strength
-      && (constraint.relation != .equal || strength.isRequired || shortfall.isRequired)
-    {
+    if !Solver.acceptsWeights(constraint.relation, strength, shortfall) {
       throw .requiredSplitStrength(constraint)
     }
     let expression = constraint.expression
@@ -179,6 +177,15 @@ extension Solver {
     }
     tableau.optimize()
     return index
+  }
+
+  /// Whether a constraint of `relation` can weigh an excess at `strength` and a shortfall at
+  /// `shortfall`: always when they are equal, else only a non-required equality.
+  static func acceptsWeights(
+    _ relation: Relation, _ strength: Strength, _ shortfall: Strength
+  ) -> Bool {
+    shortfall == strength
+      || (relation == .equal && !strength.isRequired && !shortfall.isRequired)
   }
 
   /// The symbol to solve a new row for: an unrestricted variable if the row has one (so no
@@ -355,9 +362,7 @@ extension Solver {
     let record = records[index]
     let shortfall = shortfall ?? strength
     guard record.strength != strength || record.shortfall != shortfall else { return }
-    if shortfall != strength
-      && (record.constraint!.relation != .equal || strength.isRequired || shortfall.isRequired)
-    {
+    if !Solver.acceptsWeights(record.constraint!.relation, strength, shortfall) {
       throw .requiredSplitStrength(record.constraint!)
     }
     if !record.strength.isRequired && !strength.isRequired {

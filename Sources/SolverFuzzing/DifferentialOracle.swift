@@ -77,12 +77,19 @@ public struct DifferentialOracle {
   /// The constraint of index `c` as it currently stands in `model`.
   static func constraint(_ c: Int, _ model: FuzzModel, _ variables: [Variable]) -> Constraint {
     let spec = model.fuzzCase.constraints[c]
-    let terms = spec.terms.map { Term(variables[$0.variable], $0.coefficient) }
-    let expression = Expression(terms, constant: model.constants[c])
+    let expression = Self.expression(c, model, variables)
     if let shortfall = model.shortfalls[c] {
       return Constraint(expression, equalWithExcess: model.strengths[c], shortfall: shortfall)
     }
     return Constraint(expression, spec.relation, strength: model.strengths[c])
+  }
+
+  /// The expression of constraint `c` at its current constant in `model`.
+  static func expression(_ c: Int, _ model: FuzzModel, _ variables: [Variable]) -> Expression {
+    let terms = model.fuzzCase.constraints[c].terms.map {
+      Term(variables[$0.variable], $0.coefficient)
+    }
+    return Expression(terms, constant: model.constants[c])
   }
 
   /// The constraints the fresh reference solve is given for constraint `c`: a split
@@ -93,9 +100,7 @@ public struct DifferentialOracle {
     _ c: Int, _ model: FuzzModel, _ variables: [Variable]
   ) -> [Constraint] {
     guard let shortfall = model.shortfalls[c] else { return [constraint(c, model, variables)] }
-    let spec = model.fuzzCase.constraints[c]
-    let terms = spec.terms.map { Term(variables[$0.variable], $0.coefficient) }
-    let expression = Expression(terms, constant: model.constants[c])
+    let expression = Self.expression(c, model, variables)
     return [
       Constraint(expression, .lessOrEqual, strength: model.strengths[c]),
       Constraint(expression, .greaterOrEqual, strength: shortfall),
