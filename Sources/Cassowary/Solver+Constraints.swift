@@ -111,13 +111,11 @@ extension Solver {
       }
     }
     // Normalise so that the row's value is non-negative: then a subject with a negative
-    // coefficient gets a non-negative value. (A row of value zero keeps its sign. Stop 35
-    // let a required inequality of value zero reverse it, to take its slack as subject
-    // instead of phase one: 900 of the 2,100 phase ones of a 300-cell feed's build, 5.8%
-    // of its instructions. With it, seed 3501287 of the differential fuzzer (2-200 boxes)
-    // ends 14.5 weighted error over the optimum in the adaptive and lazy representations,
-    // strong preferences held 2.9e-6 off; without it, it passes. Withdrawn until the cause
-    // is understood.)
+    // coefficient gets a non-negative value. (A row of value zero keeps its sign: a
+    // required one with no other subject is then added with its slack basic at zero by the
+    // dual insertion below, which needs no pivot. That is where stop 35's sign rule for
+    // those rows led, withdrawn at stop 37 after seed 3501287 exposed a gap in the checks of
+    // the values, since closed: see README, stop 37.)
     if tableau.evaluate(row) < 0 { row.reverseSign() }
 
     var subject = Symbol.invalid
@@ -148,8 +146,17 @@ extension Solver {
         tableau.substitute(subject, with: row)
       }
       tableau.updateValues()
+    } else if strength.isRequired && !rebuilding {
+      // No subject (a non-required row always has one of its errors): the row's own slack
+      // or dummy becomes basic and the dual simplex repairs it (see `addByDualSimplex`). On
+      // a refusal it undoes its pivots, as phase one does.
+      guard tableau.addByDualSimplex(row, marker: marker) else {
+        release(marker, other)
+        throw refusal(of: constraint, blockedBy: tableau.blockingSymbols)
+      }
     } else {
-      // Phase one undoes its own pivots when it fails.
+      // A rebuild keeps to phase one: another path than the operations it repairs or
+      // verifies took (see `verifyingRefusal`).
       guard tableau.addWithArtificialVariable(row) else {
         release(marker, other)
         throw refusal(of: constraint, blockedBy: tableau.blockingSymbols)

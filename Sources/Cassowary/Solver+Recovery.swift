@@ -97,7 +97,11 @@ extension Solver {
     counters.rebuilds &+= 1
     empty(lazy: mode == .lazy || (mode == .fresh && representation == .lazy), counters: counters)
     buildingCanonically = mode == .canonical || mode == .canonicalReversed
-    defer { buildingCanonically = false }
+    rebuilding = true
+    defer {
+      buildingCanonically = false
+      rebuilding = false
+    }
     for (constraint, constant, strength, shortfall) in constraints {
       try insert(constraint, constant: constant, strength: strength, shortfall: shortfall)
     }

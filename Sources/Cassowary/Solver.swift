@@ -42,6 +42,9 @@ public final class Solver {
   /// Set while a rebuild builds a canonical tableau, which the adaptive representation must
   /// then not turn lazy (see `Solver+Recovery.swift`).
   @exclusivity(unchecked) var buildingCanonically = false
+  /// Set while `rebuild` inserts the constraints again: required rows without a subject go
+  /// through phase one rather than the dual simplex.
+  @exclusivity(unchecked) var rebuilding = false
 
   /// How the tableau stores its rows. Both give the same solutions; they differ in cost.
   public enum Representation: Sendable {

@@ -34,6 +34,10 @@ public struct SolverCounters: Hashable, Sendable {
   /// tableau feasible, added through an artificial variable (attempts that end in a refusal,
   /// and those of a rebuild, included).
   public var phaseOnes: Int = 0
+  /// Required constraints with no such subject added with their own slack or dummy as the
+  /// basic symbol and made feasible by the dual simplex instead (refused attempts included;
+  /// a rebuild uses phase one).
+  public var dualInsertions: Int = 0
 
   public init() {}
 
@@ -50,6 +54,7 @@ public struct SolverCounters: Hashable, Sendable {
     d.rebuilds = lhs.rebuilds - rhs.rebuilds
     d.objectiveRefreshes = lhs.objectiveRefreshes - rhs.objectiveRefreshes
     d.phaseOnes = lhs.phaseOnes - rhs.phaseOnes
+    d.dualInsertions = lhs.dualInsertions - rhs.dualInsertions
     return d
   }
 }

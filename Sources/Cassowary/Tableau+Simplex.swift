@@ -242,6 +242,109 @@ extension Tableau {
     return first.isValid ? first : (second.isValid ? second : third)
   }
 
+  // MARK: - A required row by the dual simplex
+
+  /// Adds the row of a required constraint that has no subject (a canonical expression that
+  /// must equal zero, naming restricted symbols and its own marker only) with the marker as
+  /// its basic symbol, then restores feasibility with the dual simplex. Returns `false`
+  /// when the required constraints cannot hold together; the tableau is then as before
+  /// (pivots undone newest first, which restores the old basis, and the row dropped).
+  ///
+  /// The tableau is optimal before (every operation ends optimal), and a new row whose
+  /// basic symbol no other row or objective names leaves the objective as it was: the basis
+  /// is dual feasible, so the dual simplex ends at the optimum without the phase-one
+  /// detour (an artificial variable, the primal ratio test's columns, then phase two). A
+  /// slack that the solution already satisfies is feasible at once. A dummy (an equality)
+  /// must leave the basis: one dual pivot in the direction that takes it to zero, with the
+  /// entering symbol chosen by the dual ratio test as for any infeasible row.
+  mutating func addByDualSimplex(_ row: consuming Row, marker: Symbol) -> Bool {
+    counters.dualInsertions &+= 1
+    var row = row
+    // The marker's coefficient is ±1, so solving for it scales nothing up.
+    row.solve(for: marker)
+    startPivotLog()
+    defer { logsPivots = false }
+    addRow(row, basic: marker)
+    // Nothing names the fresh marker, so the objective stays as it is; a dummy that is not
+    // zero is driven out below, not reported as inconsistent.
+    updateValues()
+    if marker.isDummy {
+      let slot = Int(basicSlot[marker.index])
+      let entering = dummyEnteringSymbol(rows[slot], value: values[marker.index])
+      guard entering.isValid else {
+        // No restricted symbol of the row can move it to zero without breaking another
+        // required constraint's slack: those constraints and this one conflict.
+        blockingSymbols = Array(rows[slot].symbols) + [marker]
+        dropAddedRow(marker)
+        return false
+      }
+      // A refused pivot (a near-zero element) marks the tableau damaged; it is rebuilt
+      // from the constraints, this one included, once the operation ends.
+      guard pivot(entering: entering, leaving: marker) else {
+        infeasible.removeAll()
+        return true
+      }
+    }
+    guard dualOptimize() else {
+      logsPivots = false
+      let log = pivotLog
+      for step in log.reversed() {
+        // A refused pivot marks the tableau damaged; it is rebuilt once the operation ends.
+        guard pivot(entering: step.leaving, leaving: step.entering) else { break }
+      }
+      dropAddedRow(marker)
+      return false
+    }
+    return true
+  }
+
+  /// The symbol to enter in place of a basic dummy of value `value`: among the restricted
+  /// cells whose increase moves the dummy toward zero (both signs when it is zero), the
+  /// smallest ratio of objective coefficient to the cell's magnitude, ties to the lowest
+  /// symbol, which keeps every objective coefficient non-negative (the dual ratio test of
+  /// `dualEnteringSymbol` for a row that must rise or fall).
+  func dummyEnteringSymbol(_ row: Row, value: Double) -> Symbol {
+    let direction: Double = nearZero(value) ? 0 : (value < 0 ? 1 : -1)
+    var best = Double.infinity
+    var entering = Symbol.invalid
+    for i in row.symbols.indices {
+      let s = row.symbols[i]
+      guard s.isPivotable else { continue }
+      let c = direction == 0 ? abs(row.coefficients[i]) : direction * row.coefficients[i]
+      guard c > 0 && !nearZero(c) else { continue }
+      let ratio = objective.coefficient(for: s) / c
+      if ratio < best || (ratio == best && s < entering) {
+        best = ratio
+        entering = s
+      }
+    }
+    return entering
+  }
+
+  /// Removes the row `addByDualSimplex` added (its marker basic again once the pivots are
+  /// undone, or still), and brings the values back.
+  private mutating func dropAddedRow(_ marker: Symbol) {
+    if isBasic(marker) {
+      if lazy, let definition = row(of: marker) {
+        // Rows may name the basic marker; they take its definition before it goes.
+        substitute(marker, with: definition)
+      }
+      _ = removeRow(of: marker)
+    } else {
+      // Only after a refused pivot: the rows are no longer trusted (the tableau is rebuilt
+      // once the operation ends), and no row may keep a released symbol.
+      structureChanged()
+      for slot in slots(holding: marker) {
+        rows[Int(slot)].remove(marker)
+        forgetReferences(Int(slot))
+        noteRemoved(marker)
+      }
+      objective.remove(marker)
+    }
+    updateValues()
+    infeasible.removeAll()
+  }
+
   // MARK: - Phase one
 
   /// Adds `row` (a canonical expression that must equal zero, with no eligible subject)
