@@ -125,7 +125,7 @@ public final class ImageView: View {
       widthAnchor.constraint(equalToConstant: imageSize.width),
       heightAnchor.constraint(equalToConstant: imageSize.height)
     )
-    try LayoutConstraint.activate([made.0, made.1])
+    try LayoutConstraint.activate(made.0, made.1)
     sizeConstraints = made
   }
 }

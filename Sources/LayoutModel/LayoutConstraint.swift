@@ -166,8 +166,8 @@ public final class LayoutConstraint: CustomStringConvertible {
         constraint: description, first: firstView.description, second: secondView.description)
     }
     isActive = true
-    firstView.attachedConstraints.append(self)
-    if let secondView, secondView !== firstView { secondView.attachedConstraints.append(self) }
+    firstView.attach(self)
+    if let secondView, secondView !== firstView { secondView.attach(self) }
     if let engine = firstView.owner?.engine, bothEnds(in: firstView.owner) {
       do throws(LayoutError) {
         try engine.install(self)
@@ -190,15 +190,32 @@ public final class LayoutConstraint: CustomStringConvertible {
 
   /// Activates all or none.
   public static func activate(_ constraints: [LayoutConstraint]) throws(LayoutError) {
+    // When none was active (a view's fresh constraints, the usual batch), the ones this
+    // call activated are all those before a failure, and no list of them is kept: it was
+    // an allocation per batch, 36 per cell of a feed's cold build.
+    let fresh = !constraints.contains { $0.isActive }
     var done: [LayoutConstraint] = []
-    for constraint in constraints where !constraint.isActive {
+    for (i, constraint) in constraints.enumerated() where !constraint.isActive {
       do throws(LayoutError) {
         try constraint.activate()
-        done.append(constraint)
+        if !fresh { done.append(constraint) }
       } catch {
-        for undo in done.reversed() { undo.deactivate() }
+        for undo in (fresh ? Array(constraints[..<i]) : done).reversed() { undo.deactivate() }
         throw error
       }
+    }
+  }
+
+  /// Activates both or neither: `activate(_:)` without an array to build.
+  static func activate(_ first: LayoutConstraint, _ second: LayoutConstraint) throws(LayoutError)
+  {
+    let firstWasActive = first.isActive
+    try first.activate()
+    do throws(LayoutError) {
+      try second.activate()
+    } catch {
+      if !firstWasActive { first.deactivate() }
+      throw error
     }
   }
 

@@ -443,7 +443,7 @@ public class StackView: View {
     let made = heightAnchor.constraint(equalToConstant: insets.vertical)
       .withPriority(.fittingSizeLevel)
     let madeFloor = heightAnchor.constraint(greaterThanOrEqualToConstant: insets.vertical)
-    try LayoutConstraint.activate([madeFloor, made])
+    try LayoutConstraint.activate(madeFloor, made)
     hug = made
     floor = madeFloor
   }

@@ -75,6 +75,14 @@ extension View {
 
   /// The active constraints that name this view.
   public var constraints: [LayoutConstraint] { attachedConstraints }
+
+  /// Lists an activated constraint that names this view. The list starts with room for
+  /// four (most views in a layout have two to eight), where growing from empty took two or
+  /// three allocations per view.
+  func attach(_ constraint: LayoutConstraint) {
+    if attachedConstraints.capacity == 0 { attachedConstraints.reserveCapacity(4) }
+    attachedConstraints.append(constraint)
+  }
 }
 
 // MARK: - Intrinsic content size
