@@ -207,8 +207,7 @@ public final class LayoutConstraint: CustomStringConvertible {
   }
 
   /// Activates both or neither: `activate(_:)` without an array to build.
-  static func activate(_ first: LayoutConstraint, _ second: LayoutConstraint) throws(LayoutError)
-  {
+  static func activate(_ first: LayoutConstraint, _ second: LayoutConstraint) throws(LayoutError) {
     let firstWasActive = first.isActive
     try first.activate()
     do throws(LayoutError) {
