@@ -113,9 +113,10 @@ extension Solver {
     // Normalise so that the row's value is non-negative: then a subject with a negative
     // coefficient gets a non-negative value. (A row of value zero keeps its sign: a
     // required one with no other subject is then added with its slack basic at zero by the
-    // dual insertion below, which needs no pivot. That is where stop 35's sign rule for
-    // those rows led, withdrawn at stop 37 after seed 3501287 exposed a gap in the checks of
-    // the values, since closed: see README, stop 37.)
+    // dual insertion below, which needs no pivot: the state stop 35's sign rule made
+    // (d6dfa24), withdrawn in 48b7ec8 after seed 3501287 failed under it. Stop 37 traced
+    // that failure to drift one operation left and the next hid before a read-out, which the
+    // check after every operation now catches; see README, "Checking the solver".)
     if tableau.evaluate(row) < 0 { row.reverseSign() }
 
     var subject = Symbol.invalid
@@ -146,20 +147,30 @@ extension Solver {
         tableau.substitute(subject, with: row)
       }
       tableau.updateValues()
-    } else if strength.isRequired && !rebuilding {
-      // No subject (a non-required row always has one of its errors): the row's own slack
-      // or dummy becomes basic and the dual simplex repairs it (see `addByDualSimplex`). On
-      // a refusal it undoes its pivots, as phase one does.
-      guard tableau.addByDualSimplex(row, marker: marker) else {
-        release(marker, other)
-        throw refusal(of: constraint, blockedBy: tableau.blockingSymbols)
-      }
     } else {
-      // A rebuild keeps to phase one: another path than the operations it repairs or
-      // verifies took (see `verifyingRefusal`).
-      guard tableau.addWithArtificialVariable(row) else {
-        release(marker, other)
-        throw refusal(of: constraint, blockedBy: tableau.blockingSymbols)
+      // No subject (a non-required row always has one of its errors). A required row goes
+      // in with its own slack or dummy basic and the dual simplex repairs it (see
+      // `addByDualSimplex`); what that cannot finish it undoes, and phase one decides, as
+      // it does every such row in a rebuild. A refusal is phase one's (or, after a pivot
+      // refused while undoing, verified on rebuilt tableaux by `verifyingRefusal`).
+      var phaseOneRow: Row? = nil
+      if strength.isRequired && !rebuilding {
+        switch tableau.addByDualSimplex(consume row, marker: marker) {
+        case .added: break
+        case .undone(let equation): phaseOneRow = equation
+        case .damaged:
+          release(marker, other)
+          throw refusal(of: constraint, blockedBy: tableau.blockingSymbols)
+        }
+      } else {
+        phaseOneRow = consume row
+      }
+      if let phaseOneRow {
+        // Phase one undoes its own pivots when it fails.
+        guard tableau.addWithArtificialVariable(phaseOneRow) else {
+          release(marker, other)
+          throw refusal(of: constraint, blockedBy: tableau.blockingSymbols)
+        }
       }
     }
 

@@ -1,7 +1,8 @@
 // The simplex proper: primal optimisation after adding or removing constraints, dual
-// optimisation after suggestions and constant changes, and phase one for required
-// constraints that have no natural subject. Ratios use the symbols' values and canonical
-// columns, so they are the same in both representations.
+// optimisation after suggestions and constant changes and for required constraints that
+// have no natural subject (`addByDualSimplex`), and phase one, which decides those the dual
+// simplex cannot finish and adds them in rebuilds. Ratios use the symbols' values and
+// canonical columns, so they are the same in both representations.
 
 extension Tableau {
   // MARK: - Primal simplex
@@ -244,11 +245,23 @@ extension Tableau {
 
   // MARK: - A required row by the dual simplex
 
+  /// What `addByDualSimplex` did.
+  enum DualInsertion {
+    /// The row is in, feasible, and the tableau optimal.
+    case added
+    /// The dual simplex did not finish (no entering symbol, its pivot budget spent, a
+    /// refused pivot): its pivots are undone and the row taken out again, and this is the
+    /// same equation (`0 = constant + cells`, canonical, of non-negative value) for phase
+    /// one to decide. Phase one, not this path, refuses a constraint.
+    case undone(Row)
+    /// As `undone`, but a pivot that undid another was refused: the tableau is damaged
+    /// (rebuilt from the constraints once the operation ends), and the row is gone.
+    case damaged
+  }
+
   /// Adds the row of a required constraint that has no subject (a canonical expression that
   /// must equal zero, naming restricted symbols and its own marker only) with the marker as
-  /// its basic symbol, then restores feasibility with the dual simplex. Returns `false`
-  /// when the required constraints cannot hold together; the tableau is then as before
-  /// (pivots undone newest first, which restores the old basis, and the row dropped).
+  /// its basic symbol, then restores feasibility with the dual simplex.
   ///
   /// The tableau is optimal before (every operation ends optimal), and a new row whose
   /// basic symbol no other row or objective names leaves the objective as it was: the basis
@@ -257,54 +270,56 @@ extension Tableau {
   /// slack that the solution already satisfies is feasible at once. A dummy (an equality)
   /// must leave the basis: one dual pivot in the direction that takes it to zero, with the
   /// entering symbol chosen by the dual ratio test as for any infeasible row.
-  mutating func addByDualSimplex(_ row: consuming Row, marker: Symbol) -> Bool {
+  ///
+  /// Anything short of that (a conflict, but also a dummy whose only cells are too small to
+  /// pivot on, or a run of pivots past the budget) is undone and handed to phase one, which
+  /// decides as it did before this path existed; a refusal is always phase one's.
+  mutating func addByDualSimplex(_ row: consuming Row, marker: Symbol) -> DualInsertion {
     counters.dualInsertions &+= 1
     var row = row
     // The marker's coefficient is ±1, so solving for it scales nothing up.
     row.solve(for: marker)
+    let wasDamaged = damaged
     startPivotLog()
     defer { logsPivots = false }
     addRow(row, basic: marker)
     // Nothing names the fresh marker, so the objective stays as it is; a dummy that is not
     // zero is driven out below, not reported as inconsistent.
     updateValues()
+    var done = true
     if marker.isDummy {
       let slot = Int(basicSlot[marker.index])
       let entering = dummyEnteringSymbol(rows[slot], value: values[marker.index])
-      guard entering.isValid else {
-        // No restricted symbol of the row can move it to zero without breaking another
-        // required constraint's slack: those constraints and this one conflict.
-        blockingSymbols = Array(rows[slot].symbols) + [marker]
+      done = entering.isValid && pivot(entering: entering, leaving: marker)
+    }
+    // A spent budget or a refused pivot marks the tableau damaged: undone here instead.
+    if done && dualOptimize() && damaged == wasDamaged { return .added }
+    infeasible.removeAll()
+    logsPivots = false
+    let log = pivotLog
+    for step in log.reversed() {
+      guard pivot(entering: step.leaving, leaving: step.entering) else {
         dropAddedRow(marker)
-        return false
-      }
-      // A refused pivot (a near-zero element) marks the tableau damaged; it is rebuilt
-      // from the constraints, this one included, once the operation ends.
-      guard pivot(entering: entering, leaving: marker) else {
-        infeasible.removeAll()
-        return true
+        return .damaged
       }
     }
-    guard dualOptimize() else {
-      logsPivots = false
-      let log = pivotLog
-      for step in log.reversed() {
-        // A refused pivot marks the tableau damaged; it is rebuilt once the operation ends.
-        guard pivot(entering: step.leaving, leaving: step.entering) else { break }
-      }
-      dropAddedRow(marker)
-      return false
-    }
-    return true
+    damaged = wasDamaged
+    guard var equation = dropAddedRow(marker) else { return .damaged }
+    // `marker = constant + cells` is `0 = constant + cells - marker`.
+    equation.insert(marker, -1)
+    if lazy { equation = expand(equation) }
+    if evaluate(equation) < 0 { equation.reverseSign() }
+    return .undone(equation)
   }
 
   /// The symbol to enter in place of a basic dummy of value `value`: among the restricted
-  /// cells whose increase moves the dummy toward zero (both signs when it is zero), the
-  /// smallest ratio of objective coefficient to the cell's magnitude, ties to the lowest
-  /// symbol, which keeps every objective coefficient non-negative (the dual ratio test of
-  /// `dualEnteringSymbol` for a row that must rise or fall).
+  /// cells whose increase moves the dummy toward zero (either sign when it is exactly zero),
+  /// the smallest ratio of objective coefficient to the cell's magnitude, ties to the
+  /// lowest symbol, which keeps every objective coefficient non-negative (the dual ratio
+  /// test of `dualEnteringSymbol` for a row that must rise or fall). Cells under the pivot
+  /// threshold are passed over; with none left, `.invalid`.
   func dummyEnteringSymbol(_ row: Row, value: Double) -> Symbol {
-    let direction: Double = nearZero(value) ? 0 : (value < 0 ? 1 : -1)
+    let direction: Double = value == 0 ? 0 : (value < 0 ? 1 : -1)
     var best = Double.infinity
     var entering = Symbol.invalid
     for i in row.symbols.indices {
@@ -321,15 +336,18 @@ extension Tableau {
     return entering
   }
 
-  /// Removes the row `addByDualSimplex` added (its marker basic again once the pivots are
-  /// undone, or still), and brings the values back.
-  private mutating func dropAddedRow(_ marker: Symbol) {
+  /// Removes the row `addByDualSimplex` added and brings the values back. Returns the row
+  /// (`marker = constant + cells`) when the marker was basic, as it is once the pivots are
+  /// undone; `nil` after a refused pivot, when only the marker's cells can be dropped.
+  @discardableResult
+  private mutating func dropAddedRow(_ marker: Symbol) -> Row? {
+    var removed: Row? = nil
     if isBasic(marker) {
       if lazy, let definition = row(of: marker) {
         // Rows may name the basic marker; they take its definition before it goes.
         substitute(marker, with: definition)
       }
-      _ = removeRow(of: marker)
+      removed = removeRow(of: marker)
     } else {
       // Only after a refused pivot: the rows are no longer trusted (the tableau is rebuilt
       // once the operation ends), and no row may keep a released symbol.
@@ -343,6 +361,7 @@ extension Tableau {
     }
     updateValues()
     infeasible.removeAll()
+    return removed
   }
 
   // MARK: - Phase one

@@ -35,9 +35,9 @@ import Testing
 
   /// A required constraint that conflicts only once the dual simplex has moved: `x - y >= 20`
   /// pushes x up (a dual pivot), which breaks `x + y <= 10`, whose repair finds no symbol
-  /// left. The pivots are undone and the row dropped: the values are those before, the
-  /// conflict names the constraints in the way, and the solver goes on as if the attempt
-  /// had never been made.
+  /// left. The dual simplex undoes its pivots and drops the row, phase one decides (and
+  /// refuses), and the solver is as it was: the same basis and values, no repair rebuild
+  /// (only the three that verify a refusal), the conflict naming the constraints in the way.
   @Test(arguments: representations)
   func aConflictFoundAfterDualPivotsLeavesTheSolverAsItWas(
     _ representation: Solver.Representation
@@ -52,12 +52,15 @@ import Testing
     try solver.addConstraint((x == 5) | .weak)
     try solver.addConstraint((y == 3) | .weak)
     solver.updateVariables()
-    expectValue(solver, x, 5)
-    expectValue(solver, y, 3)
+    let basis = Set(solver.tableau.rowBasic.filter(\.isValid).map(\.raw))
+    let before = solver.counters
 
     let push = x - y >= 20
     #expect(throws: SolverError.unsatisfiableConstraint(push)) { try solver.addConstraint(push) }
-    #expect(solver.tableau.pivotLog.count >= 1, "the dual simplex pivoted before it failed")
+    let work = solver.counters - before
+    #expect(work.dualInsertions >= 1 && work.phaseOnes >= 1, "\(work)")
+    #expect(work.rebuilds == 3, "a rebuild beyond the three that verify the refusal: \(work)")
+    #expect(Set(solver.tableau.rowBasic.filter(\.isValid).map(\.raw)) == basis)
     #expect(solver.conflictingConstraints.contains { $0 === room })
     #expect(!solver.hasConstraint(push))
     solver.updateVariables()
@@ -70,6 +73,101 @@ import Testing
     solver.updateVariables()
     expectValue(solver, x, 23)
     expectValue(solver, y, 3)
+  }
+
+  /// An equality whose dummy no cell can move toward zero: refused (by phase one, after the
+  /// dual simplex hands it over), and the solver keeps its solution.
+  @Test(arguments: representations)
+  func anEqualityNoCellCanMeetIsRefused(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    let xFloor = x >= 10
+    let yFloor = y >= 10
+    try solver.addConstraint(xFloor)
+    try solver.addConstraint(yFloor)
+    try solver.addConstraint((x == 12) | .weak)
+    try solver.addConstraint((y == 12) | .weak)
+    let sum = x + y == 5
+    #expect(throws: SolverError.unsatisfiableConstraint(sum)) { try solver.addConstraint(sum) }
+    #expect(solver.conflictingConstraints.contains { $0 === xFloor })
+    #expect(solver.conflictingConstraints.contains { $0 === yFloor })
+    solver.updateVariables()
+    expectValue(solver, x, 12)
+    expectValue(solver, y, 12)
+  }
+
+  /// An equality that already holds, over cells between the pivot threshold (1e-8) and the
+  /// smallest a row keeps (1e-10): no cell is fit to pivot on, so the dual simplex hands the
+  /// row to phase one, which adds it (its artificial symbol is zero at once). Refusing it
+  /// would refuse a satisfiable system (w = y = 0).
+  @Test(arguments: representations)
+  func anEqualityOverTinyCellsIsAdded(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
+    let w = solver.makeVariable("w")
+    let y = solver.makeVariable("y")
+    try solver.addConstraint(w >= 0)
+    try solver.addConstraint(y - 0.001 * w == 0)
+    let before = solver.counters
+    try solver.addConstraint(1e-6 * y == 0)
+    let work = solver.counters - before
+    #expect(work.dualInsertions == 1 && work.phaseOnes == 1, "\(work)")
+    solver.updateVariables()
+    expectValue(solver, w, 0)
+    expectValue(solver, y, 0)
+  }
+
+  /// The dummy's entering symbol is the cheapest: of two preferences the required sum
+  /// breaks, the weak one gives way, in the one dual pivot (the strong one was added first,
+  /// so its errors are the lower symbols: a rule that took the first cell would pivot on
+  /// it and need a primal repair after).
+  @Test(arguments: representations)
+  func theCheapestPreferenceGivesWayInOnePivot(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    try solver.addConstraint((x == 5) | .strong)
+    try solver.addConstraint((y == 5) | .weak)
+    let before = solver.counters
+    try solver.addConstraint(x + y == 30)
+    let work = solver.counters - before
+    #expect(work.dualInsertions == 1 && work.phaseOnes == 0 && work.pivots == 1, "\(work)")
+    solver.updateVariables()
+    expectValue(solver, x, 5)
+    expectValue(solver, y, 25)
+  }
+
+  /// A strong equality made required goes back in through the dual insertion; its new
+  /// constant then moves it in place, and removing it gives the preferences back.
+  @Test(arguments: representations)
+  func anEqualityMadeRequiredKeepsItsInPlaceChanges(
+    _ representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    try solver.addConstraint(x >= 0)
+    try solver.addConstraint(y >= 0)
+    try solver.addConstraint((x == 5) | .weak)
+    try solver.addConstraint((y == 5) | .medium)
+    let sum = (x + y == 30) | .strong
+    try solver.addConstraint(sum)
+    let before = solver.counters
+    try solver.setStrength(.required, of: sum)
+    #expect((solver.counters - before).dualInsertions == 1)
+    try solver.setConstant(-40, of: sum)
+    solver.updateVariables()
+    expectValue(solver, x, 35)
+    expectValue(solver, y, 5)
+    #expect(throws: SolverError.unsatisfiableConstraint(sum)) {
+      try solver.setConstant(10, of: sum)
+    }
+    solver.updateVariables()
+    expectValue(solver, x, 35)
+    try solver.removeConstraint(sum)
+    solver.updateVariables()
+    expectValue(solver, x, 5)
+    expectValue(solver, y, 5)
   }
 
   /// A required inequality the solution meets exactly, over basic variables only (as when a
