@@ -324,14 +324,10 @@ extension Solver {
     throw refusal(of: record.constraint!, blockedBy: blocking)
   }
 
-  /// Reverses the pivots logged since the log was started, newest first.
+  /// Reverses the pivots logged since the log was started, newest first (a refused pivot
+  /// leaves the tableau damaged, rebuilt once the operation ends).
   private func undoLoggedPivots() {
-    tableau.logsPivots = false
-    let log = tableau.pivotLog
-    for step in log.reversed() {
-      // A refused pivot marks the tableau damaged; it is rebuilt once the operation ends.
-      guard tableau.pivot(entering: step.leaving, leaving: step.entering) else { break }
-    }
+    _ = tableau.undoLoggedPivots()
     tableau.infeasible.removeAll()
   }
 

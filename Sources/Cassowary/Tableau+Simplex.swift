@@ -295,16 +295,12 @@ extension Tableau {
     // A spent budget or a refused pivot marks the tableau damaged: undone here instead.
     if done && dualOptimize() && damaged == wasDamaged { return .added }
     infeasible.removeAll()
-    logsPivots = false
-    let log = pivotLog
-    for step in log.reversed() {
-      guard pivot(entering: step.leaving, leaving: step.entering) else {
-        dropAddedRow(marker)
-        return .damaged
-      }
+    guard undoLoggedPivots() else {
+      dropRow(of: marker)
+      return .damaged
     }
     damaged = wasDamaged
-    guard var equation = dropAddedRow(marker) else { return .damaged }
+    guard var equation = dropRow(of: marker) else { return .damaged }
     // `marker = constant + cells` is `0 = constant + cells - marker`.
     equation.insert(marker, -1)
     if lazy { equation = expand(equation) }
@@ -341,28 +337,41 @@ extension Tableau {
     return entering
   }
 
-  /// Removes the row `addByDualSimplex` added and brings the values back. Returns the row
-  /// (`marker = constant + cells`) when the marker was basic, as it is once the pivots are
-  /// undone; `nil` after a refused pivot, when only the marker's cells can be dropped.
+  /// Reverses the pivots logged since the log was started, newest first, and stops
+  /// logging. Returns `false` when an undoing pivot was refused: the tableau is then marked
+  /// damaged and is rebuilt once the operation ends.
+  mutating func undoLoggedPivots() -> Bool {
+    logsPivots = false
+    let log = pivotLog
+    for step in log.reversed() where !pivot(entering: step.leaving, leaving: step.entering) {
+      return false
+    }
+    return true
+  }
+
+  /// Removes the row of a symbol an insertion made basic (phase one's artificial symbol, a
+  /// dual insertion's marker) once its pivots are undone, and brings the values back.
+  /// Returns the row (`symbol = constant + cells`) when the symbol was basic; `nil` after a
+  /// refused pivot, when only the symbol's cells can be dropped.
   @discardableResult
-  private mutating func dropAddedRow(_ marker: Symbol) -> Row? {
+  mutating func dropRow(of symbol: Symbol) -> Row? {
     var removed: Row? = nil
-    if isBasic(marker) {
-      if lazy, let definition = row(of: marker) {
-        // Rows may name the basic marker; they take its definition before it goes.
-        substitute(marker, with: definition)
+    if isBasic(symbol) {
+      if lazy, let definition = row(of: symbol) {
+        // Rows may name the basic symbol; they take its definition before it goes.
+        substitute(symbol, with: definition)
       }
-      removed = removeRow(of: marker)
+      removed = removeRow(of: symbol)
     } else {
       // Only after a refused pivot: the rows are no longer trusted (the tableau is rebuilt
       // once the operation ends), and no row may keep a released symbol.
       structureChanged()
-      for slot in slots(holding: marker) {
-        rows[Int(slot)].remove(marker)
+      for slot in slots(holding: symbol) {
+        rows[Int(slot)].remove(symbol)
         forgetReferences(Int(slot))
-        noteRemoved(marker)
+        noteRemoved(symbol)
       }
-      objective.remove(marker)
+      objective.remove(symbol)
     }
     updateValues()
     infeasible.removeAll()
@@ -453,32 +462,10 @@ extension Tableau {
   /// Reverses the logged phase-one pivots, then removes the artificial row: the basis, and
   /// so the solution, are the ones before the insertion.
   private mutating func undoPhaseOne(_ art: Symbol) {
-    logsPivots = false
-    let log = pivotLog
-    for step in log.reversed() {
-      // A refused pivot marks the tableau damaged; it is rebuilt once the operation ends.
-      guard pivot(entering: step.leaving, leaving: step.entering) else { break }
-    }
-    if isBasic(art) {
-      if lazy, let definition = row(of: art) {
-        // Rows may name the basic artificial symbol; they take its definition before it goes.
-        substitute(art, with: definition)
-      }
-      _ = removeRow(of: art)
-    } else {
-      // Only after a refused pivot: the rows are no longer trusted, and no row may keep a
-      // released symbol.
-      structureChanged()
-      for slot in slots(holding: art) {
-        rows[Int(slot)].remove(art)
-        forgetReferences(Int(slot))
-        noteRemoved(art)
-      }
-      objective.remove(art)
-    }
-    updateValues()
+    // A refused pivot leaves the tableau damaged, rebuilt once the operation ends.
+    _ = undoLoggedPivots()
+    dropRow(of: art)
     releaseSymbol(art)
-    infeasible.removeAll()
   }
 
   // MARK: - Constant changes
