@@ -35,8 +35,9 @@ public struct SolverCounters: Hashable, Sendable {
   /// and those of a rebuild, included).
   public var phaseOnes: Int = 0
   /// Required constraints with no such subject added with their own slack or dummy as the
-  /// basic symbol and made feasible by the dual simplex instead (refused attempts included;
-  /// a rebuild uses phase one).
+  /// basic symbol and made feasible by the dual simplex instead (attempts it could not
+  /// finish, which phase one then decides and counts too, included; a rebuild uses phase
+  /// one only).
   public var dualInsertions: Int = 0
 
   public init() {}
