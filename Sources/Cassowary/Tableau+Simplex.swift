@@ -365,17 +365,22 @@ extension Tableau {
     } else {
       // Only after a refused pivot: the rows are no longer trusted (the tableau is rebuilt
       // once the operation ends), and no row may keep a released symbol.
-      structureChanged()
-      for slot in slots(holding: symbol) {
-        rows[Int(slot)].remove(symbol)
-        forgetReferences(Int(slot))
-        noteRemoved(symbol)
-      }
-      objective.remove(symbol)
+      dropColumn(of: symbol)
     }
     updateValues()
     infeasible.removeAll()
     return removed
+  }
+
+  /// Drops a parametric symbol's cells from every row and from the objective.
+  mutating func dropColumn(of symbol: Symbol) {
+    structureChanged()
+    for slot in slots(holding: symbol) {
+      rows[Int(slot)].remove(symbol)
+      forgetReferences(Int(slot))
+      noteRemoved(symbol)
+    }
+    objective.remove(symbol)
   }
 
   // MARK: - Phase one
@@ -448,13 +453,7 @@ extension Tableau {
     }
 
     // The artificial variable is zero now; drop its column everywhere.
-    structureChanged()
-    for slot in slots(holding: art) {
-      rows[Int(slot)].remove(art)
-      forgetReferences(Int(slot))
-      noteRemoved(art)
-    }
-    objective.remove(art)
+    dropColumn(of: art)
     releaseSymbol(art)
     return true
   }
