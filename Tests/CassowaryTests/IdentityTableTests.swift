@@ -41,3 +41,45 @@ import Testing
     for key in keys { #expect(table[ObjectIdentifier(key)] == nil) }
   }
 }
+
+/// Probe lengths of the identity table over keys made one after another, as a layout makes
+/// its constraints: the home slot keeps neighbours in memory next to each other in the
+/// table, and that must not lengthen probe runs. Keys are the solver's constraints (over 48
+/// bytes each; 16-byte objects packed 256 to a page would fill whole blocks).
+@Suite struct IdentityTableProbeTests {
+  final class Large {
+    let payload: (Double, Double, Double, Double, Double, Double, Double, Double, Double) = (
+      0, 0, 0, 0, 0, 0, 0, 0, 0
+    )
+  }
+
+  /// `count` keys inserted in the order they were made, then a third removed and as many
+  /// new ones made and inserted (the churn a layout's removals and re-adds make).
+  func probeLengths(_ make: () -> AnyObject, count: Int) -> (mean: Double, longest: Int) {
+    var keys = (0..<count).map { _ in make() }
+    var table = IdentityTable()
+    for (i, key) in keys.enumerated() { table[ObjectIdentifier(key)] = Int32(i) }
+    var random = SplitMix64(seed: 7)
+    for _ in 0..<(count / 3) {
+      let i = Int(random.next() % UInt64(keys.count))
+      table[ObjectIdentifier(keys[i])] = nil
+      keys[i] = make()
+      table[ObjectIdentifier(keys[i])] = Int32(i)
+    }
+    #expect(table.count == count)
+    for (i, key) in keys.enumerated() { #expect(table[ObjectIdentifier(key)] == Int32(i)) }
+    return table.probeLengths()
+  }
+
+  @Test func constraintsMadeInSequenceProbeShortRuns() {
+    let made = probeLengths({ Constraint(Expression([], constant: 0), .equal) }, count: 100_000)
+    #expect(made.mean < 2, "mean probe length \(made.mean)")
+    #expect(made.longest < 32, "longest probe \(made.longest)")
+  }
+
+  @Test func largerKeysProbeShortRuns() {
+    let made = probeLengths({ Large() }, count: 100_000)
+    #expect(made.mean < 2, "mean probe length \(made.mean)")
+    #expect(made.longest < 32, "longest probe \(made.longest)")
+  }
+}
