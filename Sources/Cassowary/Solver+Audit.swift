@@ -35,11 +35,13 @@ struct Audit {
   var entries: [Entry] = []
   /// One term of a checked constraint: its symbol index and coefficient, its record, and
   /// its place in its variable's list of slots (doubly linked, so that removal is O(1)).
+  /// The variable is the symbol's (`Solver.symbolVariables`): 24 bytes a term, not 32 (a
+  /// required constraint of a layout has two to six terms, and most constraints of a
+  /// layout are required).
   struct Slot {
     var coefficient: Double
     var symbol: Int32
     var record: Int32
-    var variable: Int32
     var next: Int32
     var previous: Int32
   }
@@ -73,7 +75,7 @@ struct Audit {
       let first = firstSlot[v]
       let slot = Slot(
         coefficient: term.coefficient, symbol: Int32(variableSymbols[v].index), record: record,
-        variable: Int32(v), next: first, previous: -1)
+        next: first, previous: -1)
       if fresh { slots.append(slot) } else { slots[at] = slot }
       if first >= 0 { slots[Int(first)].previous = Int32(at) }
       firstSlot[v] = Int32(at)
@@ -83,8 +85,9 @@ struct Audit {
     entries[r].relation = constraint.relation
   }
 
-  /// Stops checking the constraint of `record`.
-  mutating func remove(record: Int32) {
+  /// Stops checking the constraint of `record`; `symbolVariables` leads from a slot's
+  /// symbol to its variable.
+  mutating func remove(record: Int32, symbolVariables: [Int32]) {
     let r = Int(record)
     let first = Int(entries[r].start)
     for at in first..<(first + Int(entries[r].count)) {
@@ -93,7 +96,7 @@ struct Audit {
       if previous >= 0 {
         slots[Int(previous)].next = next
       } else {
-        firstSlot[Int(slots[at].variable)] = next
+        firstSlot[Int(symbolVariables[Int(slots[at].symbol)])] = next
       }
       if next >= 0 { slots[Int(next)].previous = previous }
     }

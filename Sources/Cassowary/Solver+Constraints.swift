@@ -291,7 +291,7 @@ extension Solver {
     tableau.updateValues()
     tableau.optimize()
     release(record.marker, record.other)
-    if record.strength.isRequired { audit.remove(record: index) }
+    if record.strength.isRequired { audit.remove(record: index, symbolVariables: symbolVariables) }
     records[Int(index)].constraint = nil
     freeRecords.append(index)
   }
