@@ -14,10 +14,14 @@ struct IdentityTable: Sequence, ExpressibleByDictionaryLiteral {
   private(set) var count = 0
   /// `hash >> shift` is a slot: the capacity is `1 << (64 - shift)`.
   private var shift: UInt64 = 64
-  /// For a table of more than `1 << blockBits` slots: `hash >> blockShift` is a block of
+  /// For a table of at least `1 << blockedBits` slots: `hash >> blockShift` is a block of
   /// `1 << blockBits` slots (0 for a smaller table).
   private var blockShift: UInt64 = 0
   private static let blockBits: UInt64 = 9
+  /// Tables from 65,536 slots (768 KiB, more than a core's L2 cache) keep neighbours
+  /// together; a smaller one stays in cache, where the plain hash costs fewer instructions
+  /// and probes (a 300-cell feed's cold build: 0.6% more instructions with blocks).
+  private static let blockedBits: UInt64 = 16
 
   init() {}
 
@@ -25,7 +29,7 @@ struct IdentityTable: Sequence, ExpressibleByDictionaryLiteral {
     for (key, value) in elements { self[key] = value }
   }
 
-  /// The home slot of a key. In a large table, the page of the address (4 KiB) is hashed
+  /// The home slot of a key. In a large table (`blockedBits`), the page of the address (4 KiB) is hashed
   /// to a block of 512 slots and the address within its page (in steps of 16 bytes, the
   /// allocation alignment) picks every other slot of the block: constraints made one after
   /// another sit next to each other in memory, so their slots share pages and cache lines
@@ -121,7 +125,7 @@ struct IdentityTable: Sequence, ExpressibleByDictionaryLiteral {
     let oldValues = values
     let capacity = Swift.max(16, oldKeys.count * 2)
     shift = UInt64(64 - capacity.trailingZeroBitCount)
-    blockShift = 64 - shift > IdentityTable.blockBits ? shift + IdentityTable.blockBits : 0
+    blockShift = 64 - shift >= IdentityTable.blockedBits ? shift + IdentityTable.blockBits : 0
     keys = Array(repeating: 0, count: capacity)
     values = Array(repeating: 0, count: capacity)
     count = 0
