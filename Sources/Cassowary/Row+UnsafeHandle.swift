@@ -68,10 +68,16 @@ extension Row {
   /// Calls `body` with a read-only handle on the row's cells.
   @inline(__always)
   func withUnsafeHandle<R>(_ body: (UnsafeHandle) -> R) -> R {
-    symbols.withUnsafeBufferPointer { symbols in
-      coefficients.withUnsafeBufferPointer { coefficients in
-        body(UnsafeHandle(symbols: symbols, coefficients: coefficients))
-      }
+    guard let storage else {
+      return body(
+        UnsafeHandle(
+          symbols: .init(start: nil, count: 0), coefficients: .init(start: nil, count: 0)))
+    }
+    return withExtendedLifetime(storage) {
+      body(
+        UnsafeHandle(
+          symbols: UnsafeBufferPointer(start: storage.symbols, count: count),
+          coefficients: UnsafeBufferPointer(start: storage.coefficients, count: count)))
     }
   }
 }
@@ -85,7 +91,7 @@ extension Row {
   /// (most pivots of a layout, and the dense rows of a stack) keeps none.
   @discardableResult
   mutating func scaleCoefficients(by k: Double) -> Scaling {
-    coefficients.withUnsafeMutableBufferPointer { c in
+    withUnsafeMutableCells { _, c in
       if abs(k) == 1 {
         for i in c.indices { c[i] *= k }
         return Scaling(vanished: false, largest: 0)
@@ -113,18 +119,20 @@ extension Row {
   /// division by a pivot element over 1 took under 1e-10).
   mutating func removeZeroCells() -> [Symbol] {
     var removed: [Symbol] = []
-    var kept = 0
-    for i in symbols.indices {
-      if isResidue(coefficients[i], scale: 0) {
-        removed.append(symbols[i])
-      } else {
-        symbols[kept] = symbols[i]
-        coefficients[kept] = coefficients[i]
-        kept &+= 1
+    let kept = withUnsafeMutableCells { symbols, coefficients in
+      var kept = 0
+      for i in symbols.indices {
+        if isResidue(coefficients[i], scale: 0) {
+          removed.append(symbols[i])
+        } else {
+          symbols[kept] = symbols[i]
+          coefficients[kept] = coefficients[i]
+          kept &+= 1
+        }
       }
+      return kept
     }
-    symbols.removeLast(symbols.count &- kept)
-    coefficients.removeLast(coefficients.count &- kept)
+    truncate(to: kept)
     return removed
   }
 
@@ -177,34 +185,15 @@ extension Row {
     scratch: inout MergeScratch
   ) {
     constant += k * other.constant
-    if other.symbols.isEmpty && !dropped.isValid { return }
+    if other.isEmpty && !dropped.isValid { return }
     let buffer = scratch.buffer
-    buffer.reserve(symbols.count + other.symbols.count)
+    buffer.reserve(count &+ other.count)
     let n = withUnsafeHandle { a in
       other.withUnsafeHandle { b in scratch.merge(a, b, times: k, dropping: dropped) }
     }
-    // Back into the row's own buffers (kept when they are unique and large enough).
-    let old = symbols.count
-    if n <= old && n > 0 {
-      // No more cells than before (a substitution trades the replaced cell for the
-      // definition's): written over the first `n`, the rest cut. Emptying the arrays and
-      // appending went through the general range replacement twice per array.
-      symbols.withUnsafeMutableBufferPointer {
-        $0.baseAddress!.update(from: buffer.symbols, count: n)
-      }
-      coefficients.withUnsafeMutableBufferPointer {
-        $0.baseAddress!.update(from: buffer.coefficients, count: n)
-      }
-      if n < old {
-        symbols.removeLast(old &- n)
-        coefficients.removeLast(old &- n)
-      }
-      return
-    }
-    symbols.removeAll(keepingCapacity: true)
-    coefficients.removeAll(keepingCapacity: true)
-    symbols.append(contentsOf: UnsafeBufferPointer(start: buffer.symbols, count: n))
-    coefficients.append(contentsOf: UnsafeBufferPointer(start: buffer.coefficients, count: n))
+    // Back into the row's own storage (kept when it is unique and large enough; else at
+    // least twice the room, as an array grows).
+    replaceCells(symbols: buffer.symbols, coefficients: buffer.coefficients, count: n)
   }
 }
 

@@ -73,8 +73,7 @@ extension Solver {
     // Canonical: write the expression over parametric symbols by replacing basic variables
     // with their rows. Lazy: name basic variables as they are.
     var row = Row(constant: constant)
-    row.symbols.reserveCapacity(expression.terms.count + 2)
-    row.coefficients.reserveCapacity(expression.terms.count + 2)
+    row.reserveCapacity(expression.terms.count + 2)
     for term in expression.terms where term.coefficient != 0 {
       let symbol = variableSymbols[Int(term.variable.index)]
       if !tableau.lazy, let basicRow = tableau.row(of: symbol) {

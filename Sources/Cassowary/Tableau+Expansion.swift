@@ -104,7 +104,10 @@ extension Tableau {
                   }
                   return .invalid
                 }
-                return (slot >= 0 ? rows[slot] : row).symbols.withUnsafeBufferPointer { cells in
+                /// The same scan over the row's own cells. (Choosing the row with a
+                /// conditional expression made a copy of it: a retain and a release of its
+                /// buffers per step of the walk.)
+                func scan(_ cells: UnsafeBufferPointer<Symbol>) -> Symbol {
                   while next < cells.count {
                     let t = cells[next]
                     next &+= 1
@@ -112,6 +115,8 @@ extension Tableau {
                   }
                   return .invalid
                 }
+                if slot >= 0 { return rows[slot].symbols.withUnsafeBufferPointer(scan) }
+                return row.symbols.withUnsafeBufferPointer(scan)
               }
               var rootNext = 0
               while true {
@@ -271,10 +276,7 @@ extension Tableau {
     var result = Row()
     swap(&result, &spareRow)
     result.constant = constant
-    result.symbols.removeAll(keepingCapacity: true)
-    result.coefficients.removeAll(keepingCapacity: true)
-    result.symbols.append(contentsOf: UnsafeBufferPointer(start: touched, count: kept))
-    result.coefficients.append(contentsOf: UnsafeBufferPointer(start: coefficients, count: kept))
+    result.replaceCells(symbols: touched, coefficients: coefficients, count: kept)
     if small > 0 {
       dropResidues(
         from: &result, expanding: row,
@@ -386,20 +388,23 @@ extension Tableau {
         accumulator[definition.symbols[i].index] += abs(weight * definition.coefficients[i])
       }
     }
-    var kept = 0
-    for i in result.symbols.indices {
-      let t = result.symbols[i]
-      let c = result.coefficients[i]
-      if visitMarks[t.index] == visitEpoch {
-        let scale = accumulator[t.index]
-        accumulator[t.index] = 0
-        if isResidue(c, scale: scale) { continue }
+    let epoch = visitEpoch
+    let kept = result.withUnsafeMutableCells { symbols, coefficients in
+      var kept = 0
+      for i in symbols.indices {
+        let t = symbols[i]
+        let c = coefficients[i]
+        if visitMarks[t.index] == epoch {
+          let scale = accumulator[t.index]
+          accumulator[t.index] = 0
+          if isResidue(c, scale: scale) { continue }
+        }
+        symbols[kept] = t
+        coefficients[kept] = c
+        kept &+= 1
       }
-      result.symbols[kept] = t
-      result.coefficients[kept] = c
-      kept &+= 1
+      return kept
     }
-    result.symbols.removeLast(result.symbols.count - kept)
-    result.coefficients.removeLast(result.coefficients.count - kept)
+    result.truncate(to: kept)
   }
 }

@@ -377,8 +377,7 @@ struct Tableau {
     forgetReferences(slot)
     relist(slot, from: old)
     // The old row's buffers are the next expansion's.
-    old.symbols.removeAll(keepingCapacity: true)
-    old.coefficients.removeAll(keepingCapacity: true)
+    old.removeAllCells()
     spareRow = old
   }
 
