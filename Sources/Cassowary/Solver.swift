@@ -19,7 +19,9 @@ public final class Solver {
   @exclusivity(unchecked) var tableau: Tableau
 
   // MARK: - Variables, indexed by `Variable.index`
-  @exclusivity(unchecked) var variableNames: [String] = []
+  /// The names of the variables made with one (most are made without: a layout's four per
+  /// view were an empty string each, 16 bytes a variable).
+  @exclusivity(unchecked) var variableNames: [Int32: String] = [:]
   @exclusivity(unchecked) var variableSymbols: [Symbol] = []
   /// The variable of each external symbol, indexed by `Symbol.index` (-1 for other symbols).
   @exclusivity(unchecked) var symbolVariables: [Int32] = []
@@ -73,8 +75,8 @@ public final class Solver {
 
   /// Creates a variable of this solver. Its value is 0 until it takes part in a solution.
   public func makeVariable(_ name: String = "") -> Variable {
-    let v = Variable(index: Int32(variableNames.count))
-    variableNames.append(name)
+    let v = Variable(index: Int32(variableSymbols.count))
+    if !name.isEmpty { variableNames[v.index] = name }
     let symbol = tableau.newSymbol(.external)
     variableSymbols.append(symbol)
     mapSymbol(symbol, to: v)
@@ -84,9 +86,9 @@ public final class Solver {
     return v
   }
 
-  public var variableCount: Int { variableNames.count }
+  public var variableCount: Int { variableSymbols.count }
 
-  public func name(of variable: Variable) -> String { variableNames[Int(variable.index)] }
+  public func name(of variable: Variable) -> String { variableNames[variable.index] ?? "" }
 
   /// The value computed by the last ``updateVariables()``. Inlinable: a layout pass reads
   /// four values per child, and the call was most of what it cost.
@@ -452,6 +454,6 @@ public final class Solver {
   }
 
   func isKnown(_ variable: Variable) -> Bool {
-    variable.index >= 0 && Int(variable.index) < variableNames.count
+    variable.index >= 0 && Int(variable.index) < variableSymbols.count
   }
 }
