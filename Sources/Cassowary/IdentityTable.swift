@@ -12,6 +12,8 @@ struct IdentityTable: Sequence, ExpressibleByDictionaryLiteral {
   private var keys: [UInt] = []
   private var values: [Int32] = []
   private(set) var count = 0
+  /// The number of slots.
+  var capacity: Int { keys.count }
   /// `hash >> shift` is a slot: the capacity is `1 << (64 - shift)`.
   private var shift: UInt64 = 64
   /// For a table of at least `1 << blockedBits` slots: `hash >> blockShift` is a block of

@@ -124,7 +124,8 @@ struct Row {
   private mutating func reallocate(minimumCapacity: Int) {
     let grown = Swift.max(
       minimumCapacity, capacity > 0 && minimumCapacity > capacity ? 2 * capacity : 0)
-    let fresh = RowStorage.make(minimumCapacity: Swift.max(grown, 1))
+    // Never less room than the cells it keeps (a shared row asked for less than it holds).
+    let fresh = RowStorage.make(minimumCapacity: Swift.max(grown, count, 1))
     if let old = storage, count > 0 {
       fresh.symbols.initialize(from: old.symbols, count: count)
       fresh.coefficients.initialize(from: old.coefficients, count: count)
@@ -192,6 +193,9 @@ struct Row {
   mutating func replaceCells(
     symbols: UnsafePointer<Symbol>, coefficients: UnsafePointer<Double>, count n: Int
   ) {
+    assert(
+      storage.map { UnsafePointer($0.symbols) != symbols } ?? true,
+      "cells replaced from the row's own storage")
     count = 0
     guard n > 0 else { return }
     makeUnique(minimumCapacity: n)

@@ -172,11 +172,17 @@ extension Tableau {
         return true
       }
       // The expanded row is handed over (consumed): kept alive here, it would share its
-      // buffers with the row in place, and the pivot's first change would copy them.
-      let pivoted =
-        expanded
-        ? pivot(entering: entering, leaving: leaving, expanded: consume row)
-        : pivot(entering: entering, leaving: leaving)
+      // storage with the row in place, and the pivot's first change would copy it. So
+      // would the row itself when it needed no expansion: its copy ends here. (With the
+      // cells in two arrays the optimiser happened to end it early; with one storage it
+      // did not: a wide text tick copied 2.2 rows.)
+      let pivoted: Bool
+      if expanded {
+        pivoted = pivot(entering: entering, leaving: leaving, expanded: consume row)
+      } else {
+        _ = consume row
+        pivoted = pivot(entering: entering, leaving: leaving)
+      }
       guard pivoted else {
         // Damaged: rebuilt once the operation ends.
         infeasible.removeAll()

@@ -8,12 +8,22 @@ import Testing
 @Suite struct IdentityTableTests {
   final class Key {}
 
-  @Test(arguments: [1, 2, 3] as [UInt64])
+  /// Seeds 1-3 churn 3,000 keys (at most 8,192 slots: the plain hash); seed 4 churns
+  /// 40,000 (65,536 slots and more: the blocked home of a large table).
+  @Test(arguments: [1, 2, 3, 4] as [UInt64])
   func matchesADictionaryUnderChurn(seed: UInt64) {
     var random = SplitMix64(seed: seed)
-    let keys = (0..<3000).map { _ in Key() }
+    let keys = (0..<(seed == 4 ? 40_000 : 3000)).map { _ in Key() }
     var table = IdentityTable()
     var reference: [ObjectIdentifier: Int32] = [:]
+    if keys.count > 3000 {
+      // Every key first, so that the table grows past 65,536 slots.
+      for (i, key) in keys.enumerated() {
+        table[ObjectIdentifier(key)] = Int32(i)
+        reference[ObjectIdentifier(key)] = Int32(i)
+      }
+      #expect(table.capacity >= 65_536)
+    }
     for step in 0..<60_000 {
       let id = ObjectIdentifier(keys[Int(random.next() % UInt64(keys.count))])
       switch random.next() % 3 {
@@ -68,6 +78,15 @@ import Testing
     }
     #expect(table.count == count)
     for (i, key) in keys.enumerated() { #expect(table[ObjectIdentifier(key)] == Int32(i)) }
+    // Keys removed for good are absent, and removing them again finds nothing.
+    let removed = (0..<1000).map { _ in make() }
+    for (i, key) in removed.enumerated() { table[ObjectIdentifier(key)] = Int32(i) }
+    for key in removed { table[ObjectIdentifier(key)] = nil }
+    for key in removed {
+      #expect(table[ObjectIdentifier(key)] == nil)
+      #expect(table.removeValue(forKey: ObjectIdentifier(key)) == nil)
+    }
+    #expect(table.count == count)
     return table.probeLengths()
   }
 

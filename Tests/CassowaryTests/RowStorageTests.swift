@@ -33,11 +33,31 @@ import Testing
       { $0.reverseSign() },
       { $0.solve(for: Symbol(.slack, index: 41), replacing: Symbol(.dummy, index: 200)) },
       { $0.add(other, times: 2, scratch: &scratch) },
-      { $0.truncate(to: 3) },
-      { $0.removeAllCells() },
       { $0.appendCell(Symbol(.slack, index: 500), 1) },
       { row in
         row.withUnsafeMutableCells { _, coefficients in coefficients[0] = -7 }
+      },
+      { $0.solve(for: Symbol(.slack, index: 41)) },
+      { row in
+        // Cells that a division by 1e12 takes under the zero threshold.
+        row.scaleCoefficients(by: 1e-12)
+        _ = row.removeZeroCells()
+      },
+      { row in
+        let symbols = [Symbol(.error, index: 1), Symbol(.error, index: 2)]
+        let coefficients = [4.0, 5.0]
+        symbols.withUnsafeBufferPointer { s in
+          coefficients.withUnsafeBufferPointer { c in
+            row.replaceCells(symbols: s.baseAddress!, coefficients: c.baseAddress!, count: 2)
+          }
+        }
+        // Writing after a replacement reaches the new cells only.
+        row.insert(Symbol(.error, index: 3), 6)
+      },
+      // Room asked below the cells held: the copy keeps them all.
+      { row in
+        row.reserveCapacity(2)
+        row.insert(Symbol(.slack, index: 1), 100)
       },
     ]
     for (k, change) in changes.enumerated() {
@@ -49,11 +69,43 @@ import Testing
     }
   }
 
+  @Test func aViewKeepsTheCellsItWasTakenFrom() {
+    var row = Row()
+    for i in 0..<5 { row.insert(Symbol(.slack, index: i), Double(i + 1)) }
+    let symbols = row.symbols
+    let coefficients = row.coefficients
+    row.insert(Symbol(.slack, index: 2), 10)
+    row.remove(Symbol(.slack, index: 0))
+    row.scaleCoefficients(by: 2)
+    #expect(Array(symbols) == (0..<5).map { Symbol(.slack, index: $0) })
+    #expect(Array(coefficients) == [1, 2, 3, 4, 5])
+    #expect(Array(row.coefficients) == [4, 26, 8, 10])
+  }
+
+  /// Every storage holds its cells within its allocation: c coefficients and c symbols
+  /// take c + ⌈c/2⌉ of its doubles.
+  @Test func storageRoomFitsItsAllocation() {
+    for minimum in 1...300 {
+      let storage = RowStorage.make(minimumCapacity: minimum)
+      let cells = storage.cellCapacity
+      #expect(cells >= minimum)
+      #expect(cells + (cells + 1) / 2 <= storage.capacity, "minimum \(minimum)")
+    }
+  }
+
   @Test func longRunsOfChangesMatchAReference() {
     var rng = SplitMix64(seed: 20_261_128)
     var row = Row()
     var reference: [UInt32: Double] = [:]
+    var keptCopy = row
+    var keptCells = Self.cells(row)
     for step in 0..<20_000 {
+      // Now and then a copy shares the storage: the next change must leave it alone.
+      if step % 97 == 0 {
+        #expect(Self.same(Self.cells(keptCopy), keptCells), "step \(step)")
+        keptCopy = row
+        keptCells = Self.cells(row)
+      }
       let symbol = Symbol(.slack, index: rng.int(0...600))
       if rng.chanceOf(0.3) {
         #expect(row.remove(symbol) == (reference.removeValue(forKey: symbol.raw) ?? 0))
