@@ -139,5 +139,11 @@ import Testing
     row.removeAllCells()
     #expect(row.capacity == 0, "a shared storage is left to its other owner")
     #expect(copy.count == 10 && copy.capacity == room)
+
+    // A shared row asked for less room than its cells gets a storage that holds them all.
+    var shared = copy
+    shared.reserveCapacity(2)
+    #expect(shared.capacity >= 10)
+    #expect(Self.same(Self.cells(shared), Self.cells(copy)))
   }
 }
