@@ -168,7 +168,10 @@ public final class LayoutConstraint: CustomStringConvertible {
     isActive = true
     firstView.attach(self)
     if let secondView, secondView !== firstView { secondView.attach(self) }
-    if let engine = firstView.owner?.engine, bothEnds(in: firstView.owner) {
+    // The window read once, and both ends checked through the views read above
+    // (`bothEnds(in:)` reads them again, a retain and a release each).
+    let window = firstView.owner
+    if let window, let engine = window.engine, secondView.map({ $0.owner === window }) ?? true {
       do throws(LayoutError) {
         try engine.install(self)
       } catch {
@@ -288,9 +291,18 @@ public final class LayoutConstraint: CustomStringConvertible {
 
   /// The views a change of this constraint may move are placed by their superviews.
   func flagAffectedViews() {
-    let firstView = firstView
-    (firstView.parent ?? firstView).setNeedsLayout()
-    if let secondView { (secondView.parent ?? secondView).setNeedsLayout() }
+    LayoutConstraint.flagPlacer(of: firstView)
+    if let secondView { LayoutConstraint.flagPlacer(of: secondView) }
+  }
+
+  /// Flags the superview of `view` (or `view`, a root) for layout, lending the superview
+  /// through its unmanaged link instead of retaining it.
+  @inline(__always) private static func flagPlacer(of view: View) {
+    if let link = view.parentLink {
+      link._withUnsafeGuaranteedRef { $0.setNeedsLayout() }
+    } else {
+      view.setNeedsLayout()
+    }
   }
 
   /// `first - multiplier * second - constant relation 0`, each anchor written in the

@@ -3,18 +3,22 @@
 extension View {
   /// Flags the view for layout at the next update cycle and returns at once.
   public func setNeedsLayout() {
-    if let owner, owner.passView != nil { owner.noteFlag(self) }
+    // The window read once: each read of the unowned(unsafe) optional is a retain and a
+    // release.
+    let window = owner
+    if let window, window.passView != nil { window.noteFlag(self) }
     guard !needsLayout else { return }
     needsLayout = true
-    owner?.layoutQueue.insert(self)
+    window?.layoutQueue.insert(self)
   }
 
   /// Flags the view for a constraints pass at the next update cycle.
   public func setNeedsUpdateConstraints() {
-    if let owner, owner.passView != nil { owner.noteFlag(self) }
+    let window = owner
+    if let window, window.passView != nil { window.noteFlag(self) }
     guard !needsUpdateConstraints else { return }
     needsUpdateConstraints = true
-    owner?.constraintQueue.append(self)
+    window?.constraintQueue.append(self)
   }
 
   /// Flags the view for drawing at the next update cycle. There is no immediate variant.
