@@ -8,13 +8,21 @@ struct ViewVariables {
   var y: Variable
   var width: Variable
   var height: Variable
-  /// The engine that made them.
-  unowned(unsafe) var engine: LayoutEngine
+  /// The mark of the engine that made them (`LayoutEngine.serial`). A number, not
+  /// a reference: a view that left a window keeps its variables, and the window and its
+  /// engine may be gone when the view joins another; reading a reference to the freed
+  /// engine, even to compare it, retained freed memory.
+  var engine: UInt64
 }
 
 /// A window's Auto Layout engine: one Cassowary solver, the variables of every view, and
 /// the bookkeeping that turns a new solution into layout flags.
 final class LayoutEngine {
+  /// This engine's mark on the variables it makes: random, so that no other engine in the
+  /// process has it (an address is reused once its engine is freed; a shared counter would
+  /// need an atomic, which older Apple platforms lack).
+  let serial = UInt64.random(in: 1...UInt64.max)
+
   /// Lazy from the first constraint: a view tree is stacks, and in a canonical tableau a
   /// stack's rows fill in (a box's position written over every earlier box's errors). The
   /// adaptive default stays canonical until the rows average eight cells, long enough to
@@ -49,7 +57,7 @@ final class LayoutEngine {
   /// Gives a view joining the window its variables (kept across detach and re-attach) and
   /// installs its active constraints whose other view is in the window too.
   func attach(_ view: View) {
-    if let vars = view.variables, vars.engine === self {
+    if let vars = view.variables, vars.engine == serial {
       for v in [vars.x, vars.y, vars.width, vars.height] {
         owners[Int(v.index)] = Unmanaged.passUnretained(view)
       }
@@ -59,7 +67,7 @@ final class LayoutEngine {
       // of a cold Auto Layout build and four strings of memory.
       let vars = ViewVariables(
         x: solver.makeVariable(), y: solver.makeVariable(), width: solver.makeVariable(),
-        height: solver.makeVariable(), engine: self)
+        height: solver.makeVariable(), engine: serial)
       for _ in 0..<4 { owners.append(Unmanaged.passUnretained(view)) }
       view.variables = vars
     }
@@ -81,13 +89,13 @@ final class LayoutEngine {
       uninstall(constraint)
     }
     view.intrinsic.removeAll(from: self)
-    if let vars = view.variables, vars.engine === self {
+    if let vars = view.variables, vars.engine == serial {
       for v in [vars.x, vars.y, vars.width, vars.height] { owners[Int(v.index)] = nil }
     }
   }
 
   func variables(of view: View) -> ViewVariables {
-    if let vars = view.variables, vars.engine === self { return vars }
+    if let vars = view.variables, vars.engine == serial { return vars }
     attach(view)
     return view.variables!
   }

@@ -340,4 +340,46 @@ import Testing
     expectFrame(a, rect(20, 10, 30, 30))
     #expect(b.superview === container)
   }
+
+  /// A subtree removed from a window keeps its solver variables; the window and its engine
+  /// may be freed before the subtree joins another window, whose engine must then make it
+  /// new ones (it compared the old engine by a reference to freed memory).
+  @Test func aSubtreeOutlivingItsWindowIsLaidOutInAnother() throws {
+    let card = View(name: "card")
+    let label = View(name: "label")
+    try card.addSubview(label)
+    let labelWidth = label.widthAnchor.constraint(equalToConstant: 50)
+    try LayoutConstraint.activate([
+      label.leadingAnchor.constraint(equalTo: card.leadingAnchor, constant: 8),
+      label.topAnchor.constraint(equalTo: card.topAnchor, constant: 4),
+      labelWidth, label.heightAnchor.constraint(equalToConstant: 20),
+    ])
+    do {
+      let (first, container) = try container()
+      try container.addSubview(card)
+      try LayoutConstraint.activate([
+        card.leadingAnchor.constraint(equalTo: container.leadingAnchor, constant: 10),
+        card.topAnchor.constraint(equalTo: container.topAnchor, constant: 10),
+        card.widthAnchor.constraint(equalToConstant: 100),
+        card.heightAnchor.constraint(equalToConstant: 40),
+      ])
+      try first.runUpdateCycle()
+      expectFrame(label, rect(8, 4, 50, 20))
+      card.removeFromSuperview()
+    }
+    // The first window is gone, and with the card's removal the constraints that tied it to
+    // the container; its size and the label's constraints stay active.
+    let (second, container) = try container()
+    try container.addSubview(card)
+    try LayoutConstraint.activate([
+      card.leadingAnchor.constraint(equalTo: container.leadingAnchor, constant: 30),
+      card.topAnchor.constraint(equalTo: container.topAnchor, constant: 20),
+    ])
+    try second.runUpdateCycle()
+    expectFrame(card, rect(30, 20, 100, 40))
+    expectFrame(label, rect(8, 4, 50, 20))
+    try labelWidth.setConstant(70)
+    try second.runUpdateCycle()
+    expectFrame(label, rect(8, 4, 70, 20))
+  }
 }
