@@ -185,7 +185,7 @@ extension Row {
     scratch: inout MergeScratch
   ) {
     constant += k * other.constant
-    if other.isEmpty && !dropped.isValid { return }
+    if other.isConstant && !dropped.isValid { return }
     let buffer = scratch.buffer
     buffer.reserve(count &+ other.count)
     let n = withUnsafeHandle { a in

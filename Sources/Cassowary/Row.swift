@@ -99,7 +99,6 @@ struct Row {
   init(constant: Double = 0) { self.constant = constant }
 
   var isConstant: Bool { count == 0 }
-  var isEmpty: Bool { count == 0 }
   /// How many cells the row holds without a new allocation.
   var capacity: Int { storage?.cellCapacity ?? 0 }
 
