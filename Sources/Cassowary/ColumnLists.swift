@@ -23,6 +23,10 @@ struct ColumnExtent {
   var count: Int32 = 0
   /// Entries its range holds.
   var capacity: Int32 = 0
+  /// The rows that name the symbol: the entries less the stale ones, kept exact by the
+  /// tableau (`Tableau.noteAdded` and `noteRemoved`). Beside the extent rather than in an
+  /// array of its own: the value pass reads both for every updated value.
+  var live: Int32 = 0
 }
 
 struct ColumnLists {
@@ -44,6 +48,19 @@ struct ColumnLists {
   /// Adds an empty list for a new symbol.
   mutating func addSymbol() { extents.append(ColumnExtent()) }
 
+  /// The number of rows that name the symbol at `index` (`ColumnExtent.live`).
+  @inline(__always) func liveCount(_ index: Int) -> Int32 { extents[index].live }
+
+  /// Adds `delta` to the number of rows that name the symbol at `index`; returns the new
+  /// number.
+  @discardableResult
+  @inline(__always) mutating func addLive(_ index: Int, _ delta: Int32) -> Int32 {
+    extents.withUnsafeMutableBufferPointer { extents in
+      extents[index].live &+= delta
+      return extents[index].live
+    }
+  }
+
   /// The number of entries in the list of the symbol at `index`.
   @inline(__always) func count(_ index: Int) -> Int { Int(extents[index].count) }
 
@@ -63,18 +80,35 @@ struct ColumnLists {
   /// Adds `slot` to the list of the symbol at `index`, unless one of its last four
   /// entries is `slot` already (`Tableau.noteAdded(_:in:)` says why).
   @inline(__always) mutating func append(_ slot: Int32, to index: Int) {
+    let done = withUnsafeMutableBuffers { extents, entries in
+      ColumnLists.appendInPlace(slot, to: index, extents, entries)
+    }
+    if done { return }
+    grow(index)
+    let at = Int(extents[index].start) &+ Int(extents[index].count)
+    entries[at] = slot
+    extents[index].count &+= 1
+  }
+
+  /// `append(_:to:)` over the raw buffers, when the list has room: returns `false`, having
+  /// changed nothing, when `slot` must be appended to a full list (which `append` grows).
+  @inline(__always)
+  static func appendInPlace(
+    _ slot: Int32, to index: Int, _ extents: UnsafeMutableBufferPointer<ColumnExtent>,
+    _ entries: UnsafeMutableBufferPointer<Int32>
+  ) -> Bool {
     let extent = extents[index]
     let start = Int(extent.start)
     var k = Int(extent.count)
     let tail = k > 4 ? k &- 4 : 0
     while k > tail {
       k &-= 1
-      if entries[start &+ k] == slot { return }
+      if entries[start &+ k] == slot { return true }
     }
-    if extent.count == extent.capacity { grow(index) }
-    let at = Int(extents[index].start) &+ Int(extents[index].count)
-    entries[at] = slot
+    if extent.count == extent.capacity { return false }
+    entries[start &+ Int(extent.count)] = slot
     extents[index].count &+= 1
+    return true
   }
 
   /// Moves a full list to a range with twice the room: a free one of that size if there is
@@ -114,7 +148,8 @@ struct ColumnLists {
       freeHeads[old] = Int32(start)
       dead &+= Int(extent.capacity)
     }
-    extents[index] = ColumnExtent(start: Int32(moved), count: extent.count, capacity: capacity)
+    extents[index].start = Int32(moved)
+    extents[index].capacity = capacity
   }
 
   /// The free-list index of a room of `capacity` entries (the initial room times a power
@@ -161,7 +196,8 @@ struct ColumnLists {
   }
 
   /// Calls `body` with the extents and the entries as raw buffers (for the loops of
-  /// `Tableau.UnsafeHandle`, which only read them).
+  /// `Tableau.UnsafeHandle`, which read them, and `Tableau.relist`, which changes counts and
+  /// appends in place).
   @inline(__always)
   mutating func withUnsafeMutableBuffers<R>(
     _ body: (UnsafeMutableBufferPointer<ColumnExtent>, UnsafeMutableBufferPointer<Int32>) -> R

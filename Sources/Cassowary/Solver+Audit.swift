@@ -22,15 +22,21 @@
 /// flat arrays (one allocation per array, not per constraint or per variable: building a
 /// layout adds thousands of constraints).
 struct Audit {
-  /// Per record: where its terms start in the term arrays, how many there are (0 for a
-  /// record that is not checked), how many its space holds, its relation, and whether the
-  /// current pass checked it (`mark == epoch`).
+  /// Per record: its constant, where its terms start in the term arrays, how many there
+  /// are (0 for a record that is not checked), whether the current pass checked it
+  /// (`mark == epoch`), how many terms its space holds and its relation: 24 bytes.
+  ///
+  /// The constant is a copy of the record's (`Solver.setConstant(ofRecord:to:)` writes
+  /// both): read from the record, it was a cache miss per checked constraint in a large tree
+  /// (a record is 48 bytes, in an array of every constraint). The room is kept up to
+  /// 65,535 terms (a larger space says 65,535: it is reused for at most that many).
   struct Entry {
+    var constant = 0.0
     var start: Int32 = 0
     var count: Int32 = 0
-    var capacity: Int32 = 0
-    var relation: Relation = .equal
     var mark: UInt32 = 0
+    var capacity: UInt16 = 0
+    var relation: Relation = .equal
   }
   var entries: [Entry] = []
   /// One term of a checked constraint: its symbol index and coefficient, its record, and
@@ -60,14 +66,16 @@ struct Audit {
   }
 
   /// Starts checking a required constraint held in `record`.
-  mutating func add(record: Int32, _ constraint: Constraint, symbols variableSymbols: [Symbol]) {
+  mutating func add(
+    record: Int32, _ constraint: Constraint, constant: Double, symbols variableSymbols: [Symbol]
+  ) {
     let r = Int(record)
     while entries.count <= r { entries.append(Entry()) }
     let terms = constraint.expression.terms
     let fresh = Int(entries[r].capacity) < terms.count
     if fresh {
       entries[r].start = Int32(slots.count)
-      entries[r].capacity = Int32(terms.count)
+      entries[r].capacity = UInt16(clamping: terms.count)
     }
     var at = Int(entries[r].start)
     for term in terms {
@@ -83,6 +91,7 @@ struct Audit {
     }
     entries[r].count = Int32(terms.count)
     entries[r].relation = constraint.relation
+    entries[r].constant = constant
   }
 
   /// Stops checking the constraint of `record`; `symbolVariables` leads from a slot's

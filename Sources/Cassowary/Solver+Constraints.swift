@@ -190,7 +190,7 @@ extension Solver {
     }
     constraintIndex[ObjectIdentifier(constraint)] = index
     if strength.isRequired {
-      audit.add(record: index, constraint, symbols: variableSymbols)
+      audit.add(record: index, constraint, constant: constant, symbols: variableSymbols)
     }
     tableau.optimize()
     return index
@@ -227,7 +227,7 @@ extension Solver {
   func unreferencedSubject(_ row: Row, marker: Symbol, other: Symbol) -> Symbol {
     var freeExternal = false
     for s in row.symbols where s.isExternal && !tableau.isBasic(s) {
-      if tableau.columnCounts[s.index] == 0 && tableau.objective.coefficient(for: s) == 0 {
+      if tableau.columnCount(s.index) == 0 && tableau.objective.coefficient(for: s) == 0 {
         return s
       }
       freeExternal = true
@@ -295,6 +295,12 @@ extension Solver {
     freeRecords.append(index)
   }
 
+  /// Sets the constant of a record and, when the audit checks it, of its audit entry.
+  func setConstant(ofRecord index: Int, to constant: Double) {
+    records[index].constant = constant
+    if index < audit.entries.count { audit.entries[index].constant = constant }
+  }
+
   /// Shifts a record's marker for its constant going from `old` to `new`. Constants are
   /// within ``Limits/largestConstant``, so the difference is always finite.
   func shiftRecord(
@@ -307,7 +313,7 @@ extension Solver {
   func changeConstant(record index: Int, to constant: Double) throws(SolverError) {
     let record = records[index]
     guard constant != record.constant else { return }
-    records[index].constant = constant
+    setConstant(ofRecord: index, to: constant)
     tableau.startPivotLog()
     defer { tableau.logsPivots = false }
     if shiftRecord(record, from: record.constant, to: constant) && tableau.dualOptimize() {
@@ -316,7 +322,7 @@ extension Solver {
     // The required constraints conflict with the new constant. Undo the shift and then the
     // dual pivots, newest first: that restores the old basis, hence the old solution exactly
     // (another optimum would do for the simplex, but not for the caller).
-    records[index].constant = record.constant
+    setConstant(ofRecord: index, to: record.constant)
     let blocking = tableau.blockingSymbols
     _ = shiftRecord(record, from: constant, to: record.constant)
     undoLoggedPivots()
@@ -347,7 +353,7 @@ extension Solver {
       let record = records[index]
       guard constant != record.constant else { continue }
       applied.append((index, record.constant))
-      records[index].constant = constant
+      setConstant(ofRecord: index, to: constant)
       _ = shiftRecord(record, from: record.constant, to: constant, propagate: false)
     }
     let updated = tableau.updateValues()
@@ -358,7 +364,7 @@ extension Solver {
     tableau.deferredDummyChecks = []
     for (index, old) in applied.reversed() {
       let record = records[index]
-      records[index].constant = old
+      setConstant(ofRecord: index, to: old)
       _ = shiftRecord(record, from: record.constant, to: old, propagate: false)
     }
     _ = tableau.updateValues()
@@ -416,6 +422,7 @@ extension Solver {
     let record = Int(edits[edit].record)
     // The edit constraint is `variable - value == 0` with marker coefficient -1, so the
     // shift is `value - old`.
+    // (Never required, so the audit has no copy of this constant to update.)
     records[record].constant = -value
     let marker = records[record].marker
     // An edit constraint is never required, so no redundant required equality can depend on

@@ -10,9 +10,12 @@ extension Solver {
         precondition(records[Int(edit.record)].constant == -edit.value, "edit constant mismatch")
       }
       for (id, index) in constraintIndex {
+        let record = records[Int(index)]
         precondition(
-          UInt(bitPattern: ObjectIdentifier(records[Int(index)].constraint!)) == id,
-          "record mismatch")
+          UInt(bitPattern: ObjectIdentifier(record.constraint!)) == id, "record mismatch")
+        precondition(
+          !record.strength.isRequired || audit.entries[Int(index)].constant == record.constant,
+          "audit constant out of sync")
       }
     }
   #else
@@ -23,6 +26,7 @@ extension Solver {
 #if CASSOWARY_INTERNAL_CHECKS
   extension Tableau {
     func checkInvariants() {
+      let columnCounts = basicSlot.indices.map { columnCount($0) }
       var counts = [Int32](repeating: 0, count: columnCounts.count)
       // Every (symbol, row) pair the column lists hold, once: a linear search of a column per
       // cell made the check cubic on dense tableaux (a canonical deep 300 ran for minutes).
@@ -51,7 +55,9 @@ extension Solver {
           counts[s.index] += 1
         }
         for s in row.symbols where isBasic(s) {
-          precondition(levels[s.index] < levels[basic.index], "a row sits below what it names")
+          precondition(
+            symbolMarks[s.index].level < symbolMarks[basic.index].level,
+            "a row sits below what it names")
         }
         let value = values[basic.index]
         let recomputed = evaluate(row)

@@ -32,33 +32,28 @@ extension Solver {
     // Every array the loop reads is opened once: through the solver (a class) each read of
     // `audit.slots[i]` reloaded the array and checked its bounds, per term.
     return tableau.values.withUnsafeBufferPointer { values in
-      records.withUnsafeBufferPointer { records in
-        entries.withUnsafeMutableBufferPointer { entries in
-          audit.slots.withUnsafeBufferPointer { slots in
-            audit.firstSlot.withUnsafeBufferPointer { firstSlot in
-              symbolVariables.withUnsafeBufferPointer { variableOf in
-                /// Whether the constraints of `symbol` not checked yet in this pass hold.
-                func holds(_ symbol: Symbol) -> Bool {
-                  guard values[symbol.index].isFinite else { return false }
-                  var slot = firstSlot[Int(variableOf[symbol.index])]
-                  while slot >= 0 {
-                    let r = Int(slots[Int(slot)].record)
-                    slot = slots[Int(slot)].next
-                    guard entries[r].mark != epoch else { continue }
-                    entries[r].mark = epoch
-                    if !Audit.holds(
-                      entry: entries[r], constant: records[r].constant, slots: slots,
-                      values: values)
-                    {
-                      return false
-                    }
+      entries.withUnsafeMutableBufferPointer { entries in
+        audit.slots.withUnsafeBufferPointer { slots in
+          audit.firstSlot.withUnsafeBufferPointer { firstSlot in
+            symbolVariables.withUnsafeBufferPointer { variableOf in
+              /// Whether the constraints of `symbol` not checked yet in this pass hold.
+              func holds(_ symbol: Symbol) -> Bool {
+                guard values[symbol.index].isFinite else { return false }
+                var slot = firstSlot[Int(variableOf[symbol.index])]
+                while slot >= 0 {
+                  let r = Int(slots[Int(slot)].record)
+                  slot = slots[Int(slot)].next
+                  guard entries[r].mark != epoch else { continue }
+                  entries[r].mark = epoch
+                  if !Audit.holds(entry: entries[r], slots: slots, values: values) {
+                    return false
                   }
-                  return true
                 }
-                for symbol in symbols where !holds(symbol) { return false }
-                for symbol in more where !holds(symbol) { return false }
                 return true
               }
+              for symbol in symbols where !holds(symbol) { return false }
+              for symbol in more where !holds(symbol) { return false }
+              return true
             }
           }
         }
@@ -72,7 +67,7 @@ extension Solver {
     tableau.values.withUnsafeBufferPointer { values in
       for r in records.indices
       where records[r].constraint != nil && records[r].strength.isRequired {
-        if !audit.holds(entry: audit.entries[r], constant: records[r].constant, values: values) {
+        if !audit.holds(entry: audit.entries[r], values: values) {
           return false
         }
       }
@@ -82,23 +77,22 @@ extension Solver {
 }
 
 extension Audit {
-  /// Whether a constraint's entry, with constant `constant`, holds at `values`
-  /// within ``Tolerance/audit`` of the magnitudes in its residual.
+  /// Whether a constraint's entry holds at `values` within ``Tolerance/audit`` of the
+  /// magnitudes in its residual.
   @inline(__always)
-  func holds(entry: Entry, constant: Double, values: UnsafeBufferPointer<Double>) -> Bool {
+  func holds(entry: Entry, values: UnsafeBufferPointer<Double>) -> Bool {
     slots.withUnsafeBufferPointer { slots in
-      Audit.holds(entry: entry, constant: constant, slots: slots, values: values)
+      Audit.holds(entry: entry, slots: slots, values: values)
     }
   }
 
-  /// `holds(entry:constant:values:)` over the term slots as a raw buffer.
+  /// `holds(entry:values:)` over the term slots as a raw buffer.
   @inline(__always)
   static func holds(
-    entry: Entry, constant: Double, slots: UnsafeBufferPointer<Slot>,
-    values: UnsafeBufferPointer<Double>
+    entry: Entry, slots: UnsafeBufferPointer<Slot>, values: UnsafeBufferPointer<Double>
   ) -> Bool {
-    var residual = constant
-    var scale = abs(constant)
+    var residual = entry.constant
+    var scale = abs(entry.constant)
     let first = Int(entry.start)
     for i in first..<(first + Int(entry.count)) {
       let t = slots[i].coefficient * values[Int(slots[i].symbol)]

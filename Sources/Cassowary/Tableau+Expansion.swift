@@ -84,7 +84,7 @@ extension Tableau {
     assert(rowSlot < 0 || spanIsExact(rowSlot), "a span differs from its row")
     let count = rows.withUnsafeBufferPointer { rows in
       basicSlot.withUnsafeBufferPointer { basicSlot in
-        visitMarks.withUnsafeMutableBufferPointer { marks in
+        symbolMarks.withUnsafeMutableBufferPointer { marks in
           referenceSpans.withUnsafeBufferPointer { spans in
             referenceSymbols.withUnsafeBufferPointer { arena in
               var count = 0
@@ -100,7 +100,7 @@ extension Tableau {
                   while next < Int(span.count) {
                     let t = arena[start &+ next]
                     next &+= 1
-                    if marks[t.index] != epoch { return t }
+                    if marks[t.index].visit != epoch { return t }
                   }
                   return .invalid
                 }
@@ -111,7 +111,7 @@ extension Tableau {
                   while next < cells.count {
                     let t = cells[next]
                     next &+= 1
-                    if basicSlot[t.index] >= 0 && marks[t.index] != epoch { return t }
+                    if basicSlot[t.index] >= 0 && marks[t.index].visit != epoch { return t }
                   }
                   return .invalid
                 }
@@ -122,7 +122,7 @@ extension Tableau {
               while true {
                 let root = nextChild(rowSlot, &rootNext)
                 guard root.isValid else { break }
-                marks[root.index] = epoch
+                marks[root.index].visit = epoch
                 scratch.stack.reserve(depth &+ 1, keeping: depth)
                 scratch.stack.base[depth] = (root, 0)
                 depth &+= 1
@@ -133,7 +133,7 @@ extension Tableau {
                   let child = nextChild(slot, &next)
                   if child.isValid {
                     scratch.stack.base[depth &- 1].next = Int32(next)
-                    marks[child.index] = epoch
+                    marks[child.index].visit = epoch
                     scratch.stack.reserve(depth &+ 1, keeping: depth)
                     scratch.stack.base[depth] = (child, 0)
                     depth &+= 1
@@ -201,12 +201,12 @@ extension Tableau {
     var constant = row.constant
     rows.withUnsafeBufferPointer { rows in
       basicSlot.withUnsafeBufferPointer { basicSlot in
-        visitMarks.withUnsafeMutableBufferPointer { marks in
+        symbolMarks.withUnsafeMutableBufferPointer { marks in
           accumulator.withUnsafeMutableBufferPointer { accumulator in
             row.withUnsafeHandle { cells in
               for i in 0..<cells.count {
                 let s = cells.symbols[i]
-                marks[s.index] = epoch
+                marks[s.index].visit = epoch
                 touched[n] = s
                 n &+= 1
                 accumulator[s.index] += cells.coefficients[i]
@@ -233,8 +233,8 @@ extension Tableau {
               definition.withUnsafeHandle { cells in
                 for i in 0..<cells.count {
                   let t = cells.symbols[i]
-                  if marks[t.index] != epoch {
-                    marks[t.index] = epoch
+                  if marks[t.index].visit != epoch {
+                    marks[t.index].visit = epoch
                     touched[n] = t
                     n &+= 1
                   }
@@ -375,16 +375,16 @@ extension Tableau {
   ) {
     nextEpoch()
     for i in result.symbols.indices where nearZero(result.coefficients[i]) {
-      visitMarks[result.symbols[i].index] = visitEpoch
+      symbolMarks[result.symbols[i].index].visit = visitEpoch
     }
-    for i in row.symbols.indices where visitMarks[row.symbols[i].index] == visitEpoch {
+    for i in row.symbols.indices where symbolMarks[row.symbols[i].index].visit == visitEpoch {
       accumulator[row.symbols[i].index] += abs(row.coefficients[i])
     }
     for k in spread.indices {
       let definition = rows[Int(basicSlot[spread[k].index])]
       let weight = weights[k]
       for i in definition.symbols.indices
-      where visitMarks[definition.symbols[i].index] == visitEpoch {
+      where symbolMarks[definition.symbols[i].index].visit == visitEpoch {
         accumulator[definition.symbols[i].index] += abs(weight * definition.coefficients[i])
       }
     }
@@ -394,7 +394,7 @@ extension Tableau {
       for i in symbols.indices {
         let t = symbols[i]
         let c = coefficients[i]
-        if visitMarks[t.index] == epoch {
+        if symbolMarks[t.index].visit == epoch {
           let scale = accumulator[t.index]
           accumulator[t.index] = 0
           if isResidue(c, scale: scale) { continue }

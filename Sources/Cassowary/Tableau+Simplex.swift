@@ -507,7 +507,7 @@ extension Tableau {
       // Only the constant moved, so the value moves by the same amount. A row that others
       // name goes through `updateValues()` instead, which then visits them.
       let basic = rowBasic[slot]
-      if columnCounts[basic.index] > 0 {
+      if columnCount(basic.index) > 0 {
         staleValues.append(basic)
       } else {
         consistent = setShiftedValue(basic, values[basic.index] + shift) && consistent

@@ -13,20 +13,16 @@ extension Tableau {
     let epoch: UInt32
     // Per symbol, indexed by `Symbol.index`.
     let values: UnsafeMutableBufferPointer<Double>
-    let changed: UnsafeMutableBufferPointer<UInt8>
-    let visitMarks: UnsafeMutableBufferPointer<UInt32>
-    let levels: UnsafeBufferPointer<Int32>
+    let symbolMarks: UnsafeMutableBufferPointer<SymbolMarks>
     let basicSlot: UnsafeBufferPointer<Int32>
     let columnExtents: UnsafeBufferPointer<ColumnExtent>
     let columnEntries: UnsafeBufferPointer<Int32>
-    let columnCounts: UnsafeBufferPointer<Int32>
     // Per slot.
     let rows: UnsafeBufferPointer<Row>
     let rowBasic: UnsafeBufferPointer<Symbol>
     // The work lists of `updateValues()`, sized before the scope opens (`LevelQueue`).
     let staleValues: UnsafeBufferPointer<Symbol>
-    let queuedSymbols: UnsafeMutableBufferPointer<Symbol>
-    let queuedNext: UnsafeMutableBufferPointer<Int32>
+    let queuedItems: UnsafeMutableBufferPointer<LevelQueue.Item>
     let levelHeads: UnsafeMutableBufferPointer<Int32>
     // Lists that may grow inside the scope.
     let changedExternals: UnsafeMutablePointer<[Symbol]>
@@ -53,22 +49,18 @@ extension Tableau {
   /// the array's storage (seven atomic pairs per call, and a layout build brings the values
   /// up to date after every insertion).
   ///
-  /// The twenty scopes are written flat; the formatter would indent each one level deeper.
+  /// The sixteen scopes are written flat; the formatter would indent each one level deeper.
   // swift-format-ignore
   @inline(__always)
   mutating func withUnsafeHandle<R>(_ body: (inout UnsafeHandle) -> R) -> R {
     values.withUnsafeMutableBufferPointer { values in
-    changed.withUnsafeMutableBufferPointer { changed in
-    visitMarks.withUnsafeMutableBufferPointer { visitMarks in
-    levels.withUnsafeMutableBufferPointer { levels in
+    symbolMarks.withUnsafeMutableBufferPointer { symbolMarks in
     basicSlot.withUnsafeMutableBufferPointer { basicSlot in
     columns.withUnsafeMutableBuffers { columnExtents, columnEntries in
-    columnCounts.withUnsafeMutableBufferPointer { columnCounts in
     rows.withUnsafeMutableBufferPointer { rows in
     rowBasic.withUnsafeMutableBufferPointer { rowBasic in
     staleValues.withUnsafeMutableBufferPointer { staleValues in
-    queuedSymbols.withUnsafeMutableBufferPointer { queuedSymbols in
-    queuedNext.withUnsafeMutableBufferPointer { queuedNext in
+    queuedItems.withUnsafeMutableBufferPointer { queuedItems in
     levelHeads.withUnsafeMutableBufferPointer { levelHeads in
     withUnsafeMutablePointer(to: &changedExternals) { changedExternals in
     withUnsafeMutablePointer(to: &rechangedExternals) { rechangedExternals in
@@ -78,19 +70,19 @@ extension Tableau {
     withUnsafeMutablePointer(to: &referenceCoefficients) { referenceCoefficients in
     withUnsafeMutablePointer(to: &referenceLive) { referenceLive in
       var handle = UnsafeHandle(
-        lazy: lazy, epoch: visitEpoch, values: values, changed: changed,
-        visitMarks: visitMarks, levels: UnsafeBufferPointer(levels),
+        lazy: lazy, epoch: visitEpoch, values: values,
+        symbolMarks: symbolMarks,
         basicSlot: UnsafeBufferPointer(basicSlot), columnExtents: UnsafeBufferPointer(columnExtents),
         columnEntries: UnsafeBufferPointer(columnEntries),
-        columnCounts: UnsafeBufferPointer(columnCounts), rows: UnsafeBufferPointer(rows),
+        rows: UnsafeBufferPointer(rows),
         rowBasic: UnsafeBufferPointer(rowBasic), staleValues: UnsafeBufferPointer(staleValues),
-        queuedSymbols: queuedSymbols, queuedNext: queuedNext, levelHeads: levelHeads,
+        queuedItems: queuedItems, levelHeads: levelHeads,
         changedExternals: changedExternals, rechangedExternals: rechangedExternals,
         infeasible: infeasible,
         referenceSpans: referenceSpans, referenceSymbols: referenceSymbols,
         referenceCoefficients: referenceCoefficients, referenceLive: referenceLive)
       return body(&handle)
-    }}}}}}}}}}}}}}}}}}}}
+    }}}}}}}}}}}}}}}}
   }
 
   /// Makes the work lists of `updateValues()` long enough that they never grow inside it:
@@ -101,10 +93,11 @@ extension Tableau {
   /// each time was a fifth of the cost of updating the values of a new row.
   mutating func reserveWorkLists() {
     let symbolCount = basicSlot.count
-    if queuedSymbols.count < symbolCount {
-      let grown = Swift.max(symbolCount, 2 &* queuedSymbols.count)
-      queuedSymbols.append(contentsOf: repeatElement(.invalid, count: grown - queuedSymbols.count))
-      queuedNext.append(contentsOf: repeatElement(-1, count: grown - queuedNext.count))
+    if queuedItems.count < symbolCount {
+      let grown = Swift.max(symbolCount, 2 &* queuedItems.count)
+      queuedItems.append(
+        contentsOf: repeatElement(
+          LevelQueue.Item(key: -1, next: -1), count: grown - queuedItems.count))
     }
     let levelCount = Int(highestLevel) + 2
     if levelHeads.count < levelCount {
@@ -126,12 +119,12 @@ extension Tableau {
       }
     }
     return values.withUnsafeMutableBufferPointer { values in
-      changed.withUnsafeMutableBufferPointer { changed in
+      symbolMarks.withUnsafeMutableBufferPointer { marks in
         for entry in column.externals {
           let index = entry.target.index
           values[index] += entry.coefficient * delta
           Tableau.flagChanged(
-            entry.target, in: &changed[index], &changedExternals, &rechangedExternals)
+            entry.target, in: &marks[index].changed, &changedExternals, &rechangedExternals)
         }
         for entry in column.restricted {
           let index = entry.target.index
@@ -154,7 +147,7 @@ extension Tableau {
 
 extension Tableau.UnsafeHandle {
   /// Calls `body` with the slots of the rows that name the symbol at `index` (its column),
-  /// which may hold stale slots beyond `columnCounts[index]`.
+  /// which may hold stale slots beyond its count of live rows (`ColumnExtent.live`).
   @inline(__always)
   func referrers<R>(of index: Int, _ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
     let extent = columnExtents[index]
@@ -165,11 +158,24 @@ extension Tableau.UnsafeHandle {
 
 /// Symbols waiting for a recomputation in one pass of `updateValues()`, one linked list per
 /// level, over the tableau's work lists: `heads[level]` is the first item of a level (-1
-/// when none), `next[item]` its successor. Every list is empty again when a pass ends.
+/// when none), an item holds its symbol's key and its successor. Every list is empty again
+/// when a pass ends.
+///
+/// A basic symbol is queued by its slot (`rowBasic` gives the symbol back), a parametric
+/// one, which only the pass's seeds can be, by its place in `staleValues` (as `-1 - i`).
+/// The slot travels with the symbol: a symbol queued because a row names a changed value is
+/// that row's basic symbol, and the pass knows the row's slot when it queues it. Looked up
+/// again in `basicSlot` when the symbol came up, it was a cache miss per updated value in a
+/// large tree; `rowBasic`, read to queue it, is in cache.
 struct LevelQueue {
-  let symbols: UnsafeMutableBufferPointer<Symbol>
-  let next: UnsafeMutableBufferPointer<Int32>
+  struct Item {
+    var key: Int32
+    var next: Int32
+  }
+  let items: UnsafeMutableBufferPointer<Item>
   let heads: UnsafeMutableBufferPointer<Int32>
+  let rowBasic: UnsafeBufferPointer<Symbol>
+  let seeds: UnsafeBufferPointer<Symbol>
   /// Items used so far in this pass.
   var count = 0
   /// The highest level that has had an item in this pass.
@@ -177,15 +183,18 @@ struct LevelQueue {
 
   @inline(__always)
   init(_ tableau: Tableau.UnsafeHandle) {
-    symbols = tableau.queuedSymbols
-    next = tableau.queuedNext
+    items = tableau.queuedItems
     heads = tableau.levelHeads
+    rowBasic = tableau.rowBasic
+    seeds = tableau.staleValues
   }
 
+  /// Queues the basic symbol of the row in `slot`, or (`slot` -1) the parametric seed at
+  /// `seed` in `staleValues`.
   @inline(__always)
-  mutating func push(_ symbol: Symbol, level: Int) {
-    symbols[count] = symbol
-    next[count] = heads[level]
+  mutating func push(slot: Int32, seed: Int = 0, level: Int) {
+    let key = slot >= 0 ? slot : Int32(truncatingIfNeeded: -1 &- seed)
+    items[count] = Item(key: key, next: heads[level])
     heads[level] = Int32(count)
     count &+= 1
     if level > highest { highest = level }
@@ -199,12 +208,14 @@ struct LevelQueue {
     return first
   }
 
-  /// The symbol of `item` in a detached list; moves `item` on to its successor.
+  /// The symbol and slot (-1: parametric) of `item` in a detached list; moves `item` on to
+  /// its successor.
   @inline(__always)
-  func pop(_ item: inout Int32) -> Symbol {
-    let symbol = symbols[Int(item)]
-    item = next[Int(item)]
-    return symbol
+  func pop(_ item: inout Int32) -> (symbol: Symbol, slot: Int32) {
+    let entry = items[Int(item)]
+    item = entry.next
+    if entry.key >= 0 { return (rowBasic[Int(entry.key)], entry.key) }
+    return (seeds[Int(-1 &- entry.key)], -1)
   }
 }
 
@@ -219,9 +230,13 @@ extension Tableau {
     var externalsDelta = 0
     var overgrown: [Symbol] = []
     swap(&overgrown, &overgrownColumns)
+    // Lists with no room left for the slot: appended (and grown) after the loop, which
+    // works on the lists' raw buffers.
+    var full: [Symbol] = []
+    swap(&full, &fullColumns)
     rows.withUnsafeMutableBufferPointer { rows in
       basicSlot.withUnsafeMutableBufferPointer { basicSlot in
-        columnCounts.withUnsafeMutableBufferPointer { counts in
+        columns.withUnsafeMutableBuffers { extents, entries in
           rows[slot].symbols.withUnsafeBufferPointer { new in
             old.symbols.withUnsafeBufferPointer { old in
               var i = 0
@@ -230,22 +245,26 @@ extension Tableau {
                 if j == new.count || (i < old.count && old[i] < new[j]) {
                   let s = old[i]
                   let index = s.index
-                  counts[index] &-= 1
+                  extents[index].live &-= 1
                   cellDelta &-= 1
-                  if counts[index] == 0 && s.isExternal && basicSlot[index] < 0 {
+                  if extents[index].live == 0 && s.isExternal && basicSlot[index] < 0 {
                     externalsDelta &-= 1
                   }
                   i &+= 1
                 } else if i == old.count || new[j] < old[i] {
                   let s = new[j]
                   let index = s.index
-                  columns.append(slot32, to: index)
-                  counts[index] &+= 1
+                  extents[index].live &+= 1
                   cellDelta &+= 1
-                  if counts[index] == 1 && s.isExternal && basicSlot[index] < 0 {
+                  let live = extents[index].live
+                  if live == 1 && s.isExternal && basicSlot[index] < 0 {
                     externalsDelta &+= 1
                   }
-                  if columns.count(index) > 2 &* Int(counts[index]) &+ 16 { overgrown.append(s) }
+                  if !ColumnLists.appendInPlace(slot32, to: index, extents, entries) {
+                    full.append(s)
+                  } else if Int(extents[index].count) > 2 &* Int(live) &+ 16 {
+                    overgrown.append(s)
+                  }
                   j &+= 1
                 } else {
                   i &+= 1
@@ -257,6 +276,12 @@ extension Tableau {
         }
       }
     }
+    for s in full {
+      columns.append(slot32, to: s.index)
+      if columns.count(s.index) > 2 &* Int(columns.liveCount(s.index)) &+ 16 { overgrown.append(s) }
+    }
+    full.removeAll(keepingCapacity: true)
+    swap(&full, &fullColumns)
     cellCount &+= cellDelta
     referencedParametricExternals &+= externalsDelta
     for s in overgrown { compactColumn(s) }

@@ -58,7 +58,7 @@ extension Tableau {
   mutating func nextEpoch() {
     visitEpoch &+= 1
     if visitEpoch == 0 {
-      for i in visitMarks.indices { visitMarks[i] = 0 }
+      for i in symbolMarks.indices { symbolMarks[i].visit = 0 }
       visitEpoch = 1
     }
   }
@@ -75,8 +75,8 @@ extension Tableau {
     swap(&stack, &traversalStack)
     postorder.removeAll(keepingCapacity: true)
     let epoch = visitEpoch
-    for root in seeds where visitMarks[root.index] != epoch {
-      visitMarks[root.index] = epoch
+    for root in seeds where symbolMarks[root.index].visit != epoch {
+      symbolMarks[root.index].visit = epoch
       compactIfNeeded(root)
       stack.append((root, 0))
       while !stack.isEmpty {
@@ -88,13 +88,13 @@ extension Tableau {
         while i < end {
           let b = rowBasic[Int(columns.entry(column, i))]
           i &+= 1
-          if visitMarks[b.index] != epoch {
+          if symbolMarks[b.index].visit != epoch {
             child = b
             break
           }
         }
         if child.isValid {
-          visitMarks[child.index] = epoch
+          symbolMarks[child.index].visit = epoch
           compactIfNeeded(child)
           stack[stack.count - 1].next = Int32(i)
           stack.append((child, 0))
@@ -112,7 +112,7 @@ extension Tableau {
   }
 
   @inline(__always) mutating func compactIfNeeded(_ symbol: Symbol) {
-    if columns.count(symbol.index) != Int(columnCounts[symbol.index]) { compactColumn(symbol) }
+    if columns.count(symbol.index) != Int(columnCount(symbol.index)) { compactColumn(symbol) }
   }
 
   /// Pushes a unit change of `symbol` forward through the rows that depend on it, in
@@ -185,7 +185,7 @@ extension Tableau {
   @discardableResult
   mutating func updateValues() -> Bool {
     guard !staleValues.isEmpty else { return true }
-    if staleValues.count == 1 && columnCounts[staleValues[0].index] == 0 {
+    if staleValues.count == 1 && columnCount(staleValues[0].index) == 0 {
       return updateUnreferencedValue()
     }
     nextEpoch()
@@ -231,10 +231,10 @@ extension Tableau.UnsafeHandle {
   func updateValues() -> (consistent: Bool, updated: Int) {
     var queue = LevelQueue(self)
     var lowest = Int.max
-    for s in staleValues where visitMarks[s.index] != epoch {
-      visitMarks[s.index] = epoch
-      let level = Int(levels[s.index])
-      queue.push(s, level: level)
+    for (i, s) in staleValues.enumerated() where symbolMarks[s.index].visit != epoch {
+      symbolMarks[s.index].visit = epoch
+      let level = Int(symbolMarks[s.index].level)
+      queue.push(slot: basicSlot[s.index], seed: i, level: level)
       lowest = Swift.min(lowest, level)
     }
     var consistent = true
@@ -243,9 +243,10 @@ extension Tableau.UnsafeHandle {
     while level <= queue.highest {
       var item = queue.takeList(level)
       while item >= 0 {
-        let s = queue.pop(&item)
+        let (s, queuedSlot) = queue.pop(&item)
         let index = s.index
-        let slot = Int(basicSlot[index])
+        let slot = Int(queuedSlot)
+        assert(slot == Int(basicSlot[index]), "a queued slot is not its symbol's")
         // A parametric symbol is 0; a basic one's row names only final values (lazy) or
         // only parametric symbols (canonical: its constant is its value).
         var v = 0.0
@@ -278,15 +279,15 @@ extension Tableau.UnsafeHandle {
     referrers(of: index) { referrers in
       // A list longer than its count holds stale slots, which must be skipped: their rows
       // may sit below this level.
-      let exact = referrers.count == Int(columnCounts[index])
+      let exact = referrers.count == Int(columnExtents[index].live)
       for referrer in referrers {
         let b = rowBasic[Int(referrer)]
-        guard b.isValid && visitMarks[b.index] != epoch else { continue }
+        guard b.isValid && symbolMarks[b.index].visit != epoch else { continue }
         if !exact && !rows[Int(referrer)].contains(symbol) { continue }
-        visitMarks[b.index] = epoch
-        let up = Int(levels[b.index])
+        symbolMarks[b.index].visit = epoch
+        let up = Int(symbolMarks[b.index].level)
         assert(up > level, "a row sits at or below a row it names")
-        queue.push(b, level: up)
+        queue.push(slot: referrer, level: up)
       }
     }
   }
@@ -296,6 +297,7 @@ extension Tableau.UnsafeHandle {
   @inline(__always)
   func noteChanged(_ symbol: Symbol) {
     Tableau.flagChanged(
-      symbol, in: &changed[symbol.index], &changedExternals.pointee, &rechangedExternals.pointee)
+      symbol, in: &symbolMarks[symbol.index].changed, &changedExternals.pointee,
+      &rechangedExternals.pointee)
   }
 }

@@ -14,7 +14,7 @@
 /// (`columns`) lists, for every symbol, the slots whose rows may name it directly, so that
 /// substitutions, suggestions and value updates visit only the rows concerned. Entries are
 /// validated lazily: a listed slot whose row no longer names the symbol is skipped and
-/// dropped at the next compaction, while `columnCounts` is kept exact.
+/// dropped at the next compaction, while each list's count of live rows is kept exact.
 ///
 /// `Tableau` is a value type so that the rare operation that might fail half-way (adding a
 /// required constraint through an artificial variable) can restore a copy.
@@ -30,17 +30,12 @@ struct Tableau {
   // MARK: - Per-symbol state, indexed by `Symbol.index`
   var basicSlot: [Int32] = []
   var columns = ColumnLists()
-  var columnCounts: [Int32] = []
   /// The value of every symbol: its row's value when basic, 0 when parametric.
   var values: [Double] = []
   var freeSymbols: [UInt32] = []
   /// How many parametric external symbols some row names. While it is zero, no row's
   /// expansion can hold an unrestricted parametric variable.
   var referencedParametricExternals = 0
-  /// Per symbol, whether its value may have changed since the last read-out
-  /// (`Tableau.changedSinceReadOut`) and since the last check of the values
-  /// (`Tableau.changedSinceCheck`), as bits.
-  var changed: [UInt8] = []
   /// The external symbols whose value may have changed since the last read-out, each once,
   /// so a read-out visits only those. Those from `checkedPrefix` on changed since the last
   /// check of the values (`Solver+Audit.swift`); so did those in `rechangedExternals`, which
@@ -52,29 +47,25 @@ struct Tableau {
   var rechangedExternals: [Symbol] = []
   static let changedSinceReadOut: UInt8 = 1
   static let changedSinceCheck: UInt8 = 2
-  /// Traversal marks and a sparse accumulator for expansions and column computations.
-  var visitMarks: [UInt32] = []
+  /// Per symbol, a traversal mark and a topological level (`SymbolMarks`).
+  var symbolMarks: [SymbolMarks] = []
   var visitEpoch: UInt32 = 0
+  /// A sparse accumulator for expansions and column computations.
   var accumulator: [Double] = []
-  /// A topological level per symbol: 0 when parametric, else one more than the highest
-  /// level among the basic symbols its row names. Rows that name a symbol always sit
-  /// higher, so values can be brought up to date level by level, visiting only rows whose
-  /// inputs changed. Levels are upper bounds: they are raised when needed, never lowered
-  /// below that rule.
-  var levels: [Int32] = []
   /// The highest level ever given (levels only grow), to size the work lists.
   var highestLevel: Int32 = 0
   /// Per-level work lists for `updateValues()`, as linked lists in flat arrays: the first
-  /// item of each level, and each item's symbol and successor.
+  /// item of each level, and the items (`LevelQueue.Item`).
   var levelHeads: [Int32] = []
-  var queuedSymbols: [Symbol] = []
-  var queuedNext: [Int32] = []
+  var queuedItems: [LevelQueue.Item] = []
   var traversalOrder: [Symbol] = []
   var traversalStack: [(symbol: Symbol, next: Int32)] = []
   /// The work list of `setLevel(_:_:)`, kept between calls.
   var levelStack: [Symbol] = []
   /// Columns that `relist(_:from:)` found past their compaction bound, kept between calls.
   var overgrownColumns: [Symbol] = []
+  /// Columns that `relist(_:from:)` found full, kept between calls.
+  var fullColumns: [Symbol] = []
   /// The work space of `expand(_:slot:)` and `referenceClosure(of:slot:)`
   /// (`Tableau+Expansion.swift`).
   let expansion = ExpansionScratch()
@@ -159,25 +150,22 @@ struct Tableau {
   mutating func newSymbol(_ kind: Symbol.Kind) -> Symbol {
     if let index = freeSymbols.popLast() {
       values[Int(index)] = 0
-      levels[Int(index)] = 0
+      symbolMarks[Int(index)].level = 0
       return Symbol(kind, index: Int(index))
     }
     let index = basicSlot.count
     precondition(index < Int(Symbol.indexMask), "too many solver symbols")
     basicSlot.append(-1)
     columns.addSymbol()
-    columnCounts.append(0)
     values.append(0)
-    levels.append(0)
-    changed.append(0)
-    visitMarks.append(0)
+    symbolMarks.append(SymbolMarks())
     accumulator.append(0)
     return Symbol(kind, index: index)
   }
 
   /// Recycles a symbol that no row refers to any more.
   mutating func releaseSymbol(_ symbol: Symbol) {
-    guard symbol.isValid, basicSlot[symbol.index] < 0, columnCounts[symbol.index] == 0 else {
+    guard symbol.isValid, basicSlot[symbol.index] < 0, columnCount(symbol.index) == 0 else {
       return
     }
     objective.remove(symbol)
@@ -199,10 +187,10 @@ struct Tableau {
   /// Hands every external value changed since the last call to `body` (symbol, value).
   /// The values read out are the audited ones: the list of unchecked values empties too.
   mutating func drainChangedValues(_ body: (Symbol, Double) -> Void) {
-    changed.withUnsafeMutableBufferPointer { changed in
+    symbolMarks.withUnsafeMutableBufferPointer { marks in
       values.withUnsafeBufferPointer { values in
         for symbol in changedExternals {
-          changed[symbol.index] = 0
+          marks[symbol.index].changed = 0
           body(symbol, values[symbol.index])
         }
       }
@@ -214,11 +202,13 @@ struct Tableau {
 
   /// Notes that the values were checked: none is unchecked any more.
   mutating func markChecked() {
-    changed.withUnsafeMutableBufferPointer { changed in
+    symbolMarks.withUnsafeMutableBufferPointer { marks in
       for symbol in changedExternals[checkedPrefix...] {
-        changed[symbol.index] = Tableau.changedSinceReadOut
+        marks[symbol.index].changed = Tableau.changedSinceReadOut
       }
-      for symbol in rechangedExternals { changed[symbol.index] = Tableau.changedSinceReadOut }
+      for symbol in rechangedExternals {
+        marks[symbol.index].changed = Tableau.changedSinceReadOut
+      }
     }
     checkedPrefix = changedExternals.count
     rechangedExternals.removeAll(keepingCapacity: true)
@@ -229,7 +219,7 @@ struct Tableau {
   @inline(__always) mutating func noteChanged(_ symbol: Symbol) {
     guard symbol.isExternal else { return }
     Tableau.flagChanged(
-      symbol, in: &changed[symbol.index], &changedExternals, &rechangedExternals)
+      symbol, in: &symbolMarks[symbol.index].changed, &changedExternals, &rechangedExternals)
   }
 
   /// Lists `symbol` as changed since the last read-out and the last check, unless its flags
@@ -263,26 +253,30 @@ struct Tableau {
   @inline(__always) mutating func noteAdded(_ symbol: Symbol, in slot: Int32) {
     let i = symbol.index
     columns.append(slot, to: i)
-    columnCounts[i] &+= 1
+    let live = columns.addLive(i, 1)
     cellCount &+= 1
-    if columnCounts[i] == 1 && symbol.isExternal && basicSlot[i] < 0 {
+    if live == 1 && symbol.isExternal && basicSlot[i] < 0 {
       referencedParametricExternals &+= 1
     }
-    if columns.count(i) > 2 &* Int(columnCounts[i]) &+ 16 { compactColumn(symbol) }
+    if columns.count(i) > 2 &* Int(live) &+ 16 { compactColumn(symbol) }
   }
 
   @inline(__always) mutating func noteRemoved(_ symbol: Symbol) {
-    columnCounts[symbol.index] &-= 1
+    let live = columns.addLive(symbol.index, -1)
     cellCount &-= 1
-    if columnCounts[symbol.index] == 0 && symbol.isExternal && basicSlot[symbol.index] < 0 {
+    if live == 0 && symbol.isExternal && basicSlot[symbol.index] < 0 {
       referencedParametricExternals &-= 1
     }
   }
 
+  /// The number of rows that name the symbol at `index` (exact, where its list may also
+  /// hold stale slots).
+  @inline(__always) func columnCount(_ index: Int) -> Int32 { columns.liveCount(index) }
+
   /// Records that `symbol` became basic (`true`) or parametric, for
   /// `referencedParametricExternals`.
   @inline(__always) mutating func noteBasis(_ symbol: Symbol, basic: Bool) {
-    guard symbol.isExternal && columnCounts[symbol.index] > 0 else { return }
+    guard symbol.isExternal && columnCount(symbol.index) > 0 else { return }
     referencedParametricExternals &+= basic ? -1 : 1
   }
 
@@ -309,7 +303,7 @@ struct Tableau {
 
   /// The slots of the rows that name `symbol` directly, each once.
   mutating func slots(holding symbol: Symbol) -> ArraySlice<Int32> {
-    if columns.count(symbol.index) != Int(columnCounts[symbol.index]) {
+    if columns.count(symbol.index) != Int(columnCount(symbol.index)) {
       compactColumn(symbol)
     }
     return columns.list(symbol.index)
@@ -355,7 +349,7 @@ struct Tableau {
     rowBasic[slot] = .invalid
     basicSlot[basic.index] = -1
     rowCount &-= 1
-    levels[basic.index] = 0
+    symbolMarks[basic.index].level = 0
     noteBasis(basic, basic: false)
     freeSlots.append(Int32(slot))
     staleValues.append(basic)
@@ -385,27 +379,27 @@ struct Tableau {
   func level(of row: Row) -> Int32 {
     var highest: Int32 = 0
     for s in row.symbols where basicSlot[s.index] >= 0 {
-      highest = Swift.max(highest, levels[s.index])
+      highest = Swift.max(highest, symbolMarks[s.index].level)
     }
     return highest &+ 1
   }
 
   /// Sets a basic symbol's level, raising the rows that name it (and theirs) as needed.
   mutating func setLevel(_ symbol: Symbol, _ level: Int32) {
-    levels[symbol.index] = level
+    symbolMarks[symbol.index].level = level
     if level > highestLevel { highestLevel = level }
-    if columnCounts[symbol.index] == 0 { return }
+    if columnCount(symbol.index) == 0 { return }
     // A reused buffer: an array literal here allocated at every pivot.
     var stack: [Symbol] = []
     swap(&stack, &levelStack)
     defer { swap(&stack, &levelStack) }
     stack.append(symbol)
     while let s = stack.popLast() {
-      let above = levels[s.index] &+ 1
+      let above = symbolMarks[s.index].level &+ 1
       for slot in slots(holding: s) {
         let r = rowBasic[Int(slot)]
-        if levels[r.index] < above {
-          levels[r.index] = above
+        if symbolMarks[r.index].level < above {
+          symbolMarks[r.index].level = above
           if above > highestLevel { highestLevel = above }
           stack.append(r)
         }
@@ -455,7 +449,7 @@ struct Tableau {
     // A new row's subject is often named by no row yet (a variable's first constraint).
     let index = symbol.index
     guard columns.count(index) > 0 else {
-      assert(columnCounts[symbol.index] == 0, "a row names the symbol but its list is empty")
+      assert(columnCount(symbol.index) == 0, "a row names the symbol but its list is empty")
       substituteInObjectives(symbol, with: row)
       return
     }
@@ -474,7 +468,7 @@ struct Tableau {
     }
     assert(columns.count(index) == listed, "a merge listed the substituted symbol")
     columns.removeAll(index)
-    assert(columnCounts[symbol.index] == 0, "substitution left the symbol in a row")
+    assert(columnCount(symbol.index) == 0, "substitution left the symbol in a row")
     substituteInObjectives(symbol, with: row)
   }
 
@@ -525,7 +519,7 @@ struct Tableau {
     forgetReferences(slot)
     referencesGained(entering)
     referencesLost(leaving)
-    levels[leaving.index] = 0
+    symbolMarks[leaving.index].level = 0
     // The pivot row names parametric symbols only (canonical, or expanded above), and the
     // leaving symbol is parametric now: its level is 1 without a pass over its cells.
     assert(level(of: rows[slot]) == 1, "a pivot row names a basic symbol")
@@ -540,4 +534,22 @@ struct Tableau {
     updateValues()
     return true
   }
+}
+
+/// A symbol's traversal mark, topological level and change flags, side by side: the value
+/// pass reads them all for every symbol it queues (in three arrays, three cache misses per
+/// updated value in a large tree).
+struct SymbolMarks {
+  /// Marked in the current traversal when equal to `Tableau.visitEpoch` (expansions,
+  /// column computations, the value pass).
+  var visit: UInt32 = 0
+  /// 0 when parametric, else one more than the highest level among the basic symbols its
+  /// row names. Rows that name a symbol always sit higher, so values can be brought up to
+  /// date level by level, visiting only rows whose inputs changed. Levels are upper bounds:
+  /// they are raised when needed, never lowered below that rule.
+  var level: Int32 = 0
+  /// Whether the value may have changed since the last read-out
+  /// (`Tableau.changedSinceReadOut`) and since the last check of the values
+  /// (`Tableau.changedSinceCheck`), as bits (external symbols only).
+  var changed: UInt8 = 0
 }

@@ -7,7 +7,7 @@ public struct Variable: Hashable, Sendable {
   /// Dense index of the variable in the solver that created it.
   public let index: Int32
 
-  package init(index: Int32) { self.index = index }
+  @inlinable package init(index: Int32) { self.index = index }
 }
 
 /// A variable times a coefficient, one cell of a linear ``Expression``.

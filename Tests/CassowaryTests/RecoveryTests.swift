@@ -127,7 +127,7 @@ import Testing
     let symbol = try #require(
       widths.dropFirst().map { solver.variableSymbols[Int($0.index)] }.first {
         tableau.isBasic($0)
-          && (!afterACheck || tableau.changed[$0.index] == Tableau.changedSinceReadOut)
+          && (!afterACheck || tableau.symbolMarks[$0.index].changed == Tableau.changedSinceReadOut)
       })
     let slot = Int(solver.tableau.basicSlot[symbol.index])
     solver.tableau.rows[slot].constant += 1e-3

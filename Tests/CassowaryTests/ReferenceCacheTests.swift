@@ -69,7 +69,7 @@ import Testing
       if trial % 5 == 4 {
         // Remove a row that no row names: its symbol turns parametric, value 0.
         let removable = symbols.filter {
-          fast.basicSlot[$0.index] >= 0 && fast.columnCounts[$0.index] == 0
+          fast.basicSlot[$0.index] >= 0 && fast.columnCount($0.index) == 0
         }
         guard let basic = removable.randomElement(using: &rng) else { continue }
         _ = fast.removeRow(of: basic)

@@ -31,7 +31,7 @@ import Testing
       { $0.remove(Symbol(.slack, index: 41)) },
       { $0.scaleCoefficients(by: 3) },
       { $0.reverseSign() },
-      { $0.solve(for: Symbol(.slack, index: 41), replacing: Symbol(.dummy, index: 200)) },
+      { _ = $0.solve(for: Symbol(.slack, index: 41), replacing: Symbol(.dummy, index: 200)) },
       { $0.add(other, times: 2, scratch: &scratch) },
       { $0.appendCell(Symbol(.slack, index: 500), 1) },
       { row in
