@@ -3,16 +3,31 @@ import Cassowary
 /// The solver variables of one view: its origin in its superview's coordinate space and its
 /// size. Origins relative to the superview keep a moved container's descendants out of the
 /// solution: when a cell moves down a list, one variable changes, not one per descendant.
+///
+/// The four are consecutive variables of the engine's solver (x, y, width, height; a solver
+/// numbers its variables in order of creation), so a view stores the first one only
+/// (`View.firstVariable`).
 struct ViewVariables {
   var x: Variable
-  var y: Variable
-  var width: Variable
-  var height: Variable
-  /// The mark of the engine that made them (`LayoutEngine.serial`). A number, not
+  /// The mark of the engine that made them (`LayoutEngine.serial`, never 0). A number, not
   /// a reference: a view that left a window keeps its variables, and the window and its
   /// engine may be gone when the view joins another; reading a reference to the freed
   /// engine, even to compare it, retained freed memory.
   var engine: UInt64
+
+  init(x: Variable, engine: UInt64) {
+    self.x = x
+    self.engine = engine
+  }
+
+  init(firstIndex: Int32, engine: UInt64) {
+    self.init(x: Variable(index: firstIndex), engine: engine)
+  }
+
+  var firstIndex: Int32 { x.index }
+  var y: Variable { Variable(index: x.index &+ 1) }
+  var width: Variable { Variable(index: x.index &+ 2) }
+  var height: Variable { Variable(index: x.index &+ 3) }
 }
 
 /// A window's Auto Layout engine: one Cassowary solver, the variables of every view, and
@@ -30,13 +45,20 @@ final class LayoutEngine {
   /// more rows touched (measured in the notes of issue 16, stop 34).
   let solver = Solver(representation: .lazy)
   unowned(unsafe) var window: Window?
-  /// The view of each solver variable, indexed by `Variable.index` (nil once detached).
+  /// For each solver variable, indexed by `Variable.index`, the view to flag for layout when
+  /// its value changes: its view's superview, or the view itself when it has none (the
+  /// window); nil once detached. The superview is stored rather than read through the view
+  /// at each read-out: that read was a cache miss per moved value in a large tree (the
+  /// views are scattered over the heap; this array is in variable order). A view changes
+  /// superview only by leaving the tree (`removeFromSuperview` detaches it from the engine)
+  /// and joining it again (`attach` reads the new superview); the harness's frame check
+  /// fails at once when a target is wrong (tried: the view itself as its target).
   ///
   /// This and the queue of constants below are read and written only by the engine's own
   /// methods, never while another access to them is open, so their accesses are not checked
   /// at run time (`flushConstants` alone, called before every solver operation, paid a
   /// dynamic check each time: 19,000 in a 300-cell feed's cold build).
-  @exclusivity(unchecked) private var owners: ContiguousArray<Unmanaged<View>?> = []
+  @exclusivity(unchecked) private var layoutTargets: ContiguousArray<Unmanaged<View>?> = []
   /// The window's own size, pinned by required constraints changed in place on resize.
   private var windowPins: (width: Constraint, height: Constraint)?
   /// Whether the solver changed since the last read-out.
@@ -57,18 +79,20 @@ final class LayoutEngine {
   /// Gives a view joining the window its variables (kept across detach and re-attach) and
   /// installs its active constraints whose other view is in the window too.
   func attach(_ view: View) {
+    let target = view.parentLink ?? Unmanaged.passUnretained(view)
     if let vars = view.variables, vars.engine == serial {
-      for v in [vars.x, vars.y, vars.width, vars.height] {
-        owners[Int(v.index)] = Unmanaged.passUnretained(view)
-      }
+      setLayoutTarget(target, of: vars)
     } else {
-      // Unnamed: nothing reads the solver's names (errors name views and constraints, and
-      // `owners` leads from a variable to its view), and four names made per view cost 2%
-      // of a cold Auto Layout build and four strings of memory.
-      let vars = ViewVariables(
-        x: solver.makeVariable(), y: solver.makeVariable(), width: solver.makeVariable(),
-        height: solver.makeVariable(), engine: serial)
-      for _ in 0..<4 { owners.append(Unmanaged.passUnretained(view)) }
+      // Unnamed: nothing reads the solver's names (errors name views and constraints), and
+      // four names made per view cost 2% of a cold Auto Layout build and four strings of
+      // memory.
+      let vars = ViewVariables(x: solver.makeVariable(), engine: serial)
+      for k in 1...3 {
+        let next = solver.makeVariable()
+        precondition(
+          next.index == vars.x.index + Int32(k), "a view's variables are not consecutive")
+      }
+      for _ in 0..<4 { layoutTargets.append(target) }
       view.variables = vars
     }
     for constraint in view.attachedConstraints
@@ -89,9 +113,11 @@ final class LayoutEngine {
       uninstall(constraint)
     }
     view.intrinsic.removeAll(from: self)
-    if let vars = view.variables, vars.engine == serial {
-      for v in [vars.x, vars.y, vars.width, vars.height] { owners[Int(v.index)] = nil }
-    }
+    if let vars = view.variables, vars.engine == serial { setLayoutTarget(nil, of: vars) }
+  }
+
+  private func setLayoutTarget(_ target: Unmanaged<View>?, of vars: ViewVariables) {
+    for v in [vars.x, vars.y, vars.width, vars.height] { layoutTargets[Int(v.index)] = target }
   }
 
   func variables(of view: View) -> ViewVariables {
@@ -237,15 +263,14 @@ final class LayoutEngine {
     needsSolve = false
     solves += 1
     // Moved variables come view by view and sibling by sibling (a cell's y, the next
-    // cell's y...): one flag per run of the same superview. The owners are read without a
+    // cell's y...): one flag per run of the same superview. The targets are read without a
     // retain (the window holds every attached view while it solves).
     var lastFlagged: Unmanaged<View>?
-    owners.withUnsafeBufferPointer { owners in
+    layoutTargets.withUnsafeBufferPointer { targets in
       solver.updateVariables { variable, _ in
-        guard let unmanaged = owners[Int(variable.index)] else { return }
-        // (`view.parent ?? view` made an owned reference: a retain and a release per value.)
-        let target = unmanaged._withUnsafeGuaranteedRef { $0.parentLink ?? unmanaged }
-        guard target.toOpaque() != lastFlagged?.toOpaque() else { return }
+        guard let target = targets[Int(variable.index)],
+          target.toOpaque() != lastFlagged?.toOpaque()
+        else { return }
         lastFlagged = target
         target._withUnsafeGuaranteedRef { $0.setNeedsLayout() }
       }

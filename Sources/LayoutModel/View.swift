@@ -12,9 +12,9 @@
 /// ``intrinsicContentSize`` as in UIKit, and call `super` first.
 open class View: CustomStringConvertible {
   // Stored properties are laid out in declaration order. The ones a tick reads for every
-  // row of a list (the frame, the fitting-size cache, the tick of the last frame change,
-  // the solver variables) come first, next to the object's header, so that a pass over
-  // 100,000 rows touches two cache lines per row rather than four.
+  // row of a list come first, next to the object's header: the frame, the solver variables
+  // and the tick of the last frame change fill the first 64 bytes (all that an Auto Layout
+  // pass reads of a child), the fitting-size cache (what frame layout reads) the next.
 
   /// The frame in the superview's coordinate space. Set it with ``setFrame(_:)``.
   ///
@@ -25,6 +25,31 @@ open class View: CustomStringConvertible {
   /// read was most of a frame check's cost).
   @exclusivity(unchecked) public internal(set) var frame: Rect = .zero
 
+  // MARK: - Auto Layout state
+  // The variables and the attached constraints are read for every anchor of every
+  // constraint a build activates, and written only by this module (the engine and
+  // activation), never while an access to the same property is open: not checked at run
+  // time, as the frame. The variables are stored as their first index and their engine's
+  // mark (0: none), with the frame-change tick between them, where an optional
+  // `ViewVariables` would take 24 bytes and push the pair into the next cache line (a pass
+  // over a list of 100,000 Auto Layout rows read two lines of every row, one now).
+  @exclusivity(unchecked) var firstVariable: Int32 = 0
+  /// The window's run-loop tick in which this view's frame last changed.
+  var frameChangeTick: UInt32 = 0
+  @exclusivity(unchecked) var variablesEngine: UInt64 = 0
+
+  /// The solver variables of this view (origin in the superview's space, and size).
+  var variables: ViewVariables? {
+    get {
+      variablesEngine == 0
+        ? nil : ViewVariables(firstIndex: firstVariable, engine: variablesEngine)
+    }
+    set {
+      firstVariable = newValue?.firstIndex ?? 0
+      variablesEngine = newValue?.engine ?? 0
+    }
+  }
+
   // MARK: - Frame layout state
   // These, the tree links, the flags and the depth are read and written for every view
   // that joins a tree or that a pass visits, and, like the frame, only by this module,
@@ -33,18 +58,7 @@ open class View: CustomStringConvertible {
   /// The last `sizeThatFits` proposal and answer (nil proposal: not measured since the
   /// content last changed).
   @exclusivity(unchecked) var fitProposal: Size?
-  /// The window's run-loop tick in which this view's frame last changed. (Declared here,
-  /// it fills the padding after the optional's tag instead of adding eight bytes.)
-  var frameChangeTick: UInt32 = 0
   @exclusivity(unchecked) var fitResult = Size.zero
-
-  // MARK: - Auto Layout state
-  // The variables and the attached constraints are read for every anchor of every
-  // constraint a build activates, and written only by this module (the engine and
-  // activation), never while an access to the same property is open: not checked at run
-  // time, as the properties above.
-  /// The solver variables of this view (origin in the superview's space, and size).
-  @exclusivity(unchecked) var variables: ViewVariables?
 
   // MARK: - Flags
   // (The flags, the mark and the epoch fill the eight bytes before the next pointer.)
