@@ -24,7 +24,7 @@ struct ColumnExtent {
   /// Entries its range holds.
   var capacity: Int32 = 0
   /// The rows that name the symbol: the entries less the stale ones, kept exact by the
-  /// tableau (`Tableau.noteAdded` and `noteRemoved`). Beside the extent rather than in an
+  /// tableau (`Tableau.noteAdded`, `noteRemoved` and `relist`). Beside the extent rather than in an
   /// array of its own: the value pass reads both for every updated value.
   var live: Int32 = 0
 }

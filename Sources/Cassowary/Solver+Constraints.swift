@@ -295,7 +295,9 @@ extension Solver {
     freeRecords.append(index)
   }
 
-  /// Sets the constant of a record and, when the audit checks it, of its audit entry.
+  /// Sets the constant of a record and of its audit entry when it has one (every record
+  /// below the highest one the audit checked has an entry; the audit reads those of
+  /// required constraints only).
   func setConstant(ofRecord index: Int, to constant: Double) {
     records[index].constant = constant
     if index < audit.entries.count { audit.entries[index].constant = constant }
@@ -422,7 +424,9 @@ extension Solver {
     let record = Int(edits[edit].record)
     // The edit constraint is `variable - value == 0` with marker coefficient -1, so the
     // shift is `value - old`.
-    // (Never required, so the audit has no copy of this constant to update.)
+    // Never required (`addEditVariable` refuses a required strength), so the audit has no
+    // copy of this constant to update.
+    assert(!records[record].strength.isRequired, "a required edit constraint")
     records[record].constant = -value
     let marker = records[record].marker
     // An edit constraint is never required, so no redundant required equality can depend on

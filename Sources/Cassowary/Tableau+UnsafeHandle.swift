@@ -189,11 +189,21 @@ struct LevelQueue {
     seeds = tableau.staleValues
   }
 
-  /// Queues the basic symbol of the row in `slot`, or (`slot` -1) the parametric seed at
-  /// `seed` in `staleValues`.
+  /// Queues the basic symbol of the row in `slot`.
   @inline(__always)
-  mutating func push(slot: Int32, seed: Int = 0, level: Int) {
-    let key = slot >= 0 ? slot : Int32(truncatingIfNeeded: -1 &- seed)
+  mutating func push(slot: Int32, level: Int) {
+    assert(slot >= 0, "only a seed can be parametric")
+    append(key: slot, level: level)
+  }
+
+  /// Queues the seed at `index` in `staleValues`, whose row is in `slot` (-1: parametric).
+  @inline(__always)
+  mutating func pushSeed(slot: Int32, at index: Int, level: Int) {
+    append(key: slot >= 0 ? slot : Int32(truncatingIfNeeded: -1 &- index), level: level)
+  }
+
+  @inline(__always)
+  private mutating func append(key: Int32, level: Int) {
     items[count] = Item(key: key, next: heads[level])
     heads[level] = Int32(count)
     count &+= 1

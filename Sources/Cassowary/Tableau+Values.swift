@@ -201,7 +201,7 @@ extension Tableau {
   /// all that can change. That is the subject of nearly every row a layout's build adds (a
   /// lazy tableau picks subjects no row names): 18,608 of the 21,244 value updates of the
   /// cold build of a 300-cell feed. `evaluate` sums the row as the pass does, to the same
-  /// bits, without opening the pass's twenty buffers (about a thousand instructions).
+  /// bits, without opening the pass's sixteen buffers (about a thousand instructions).
   private mutating func updateUnreferencedValue() -> Bool {
     let s = staleValues[0]
     staleValues.removeAll(keepingCapacity: true)
@@ -234,7 +234,7 @@ extension Tableau.UnsafeHandle {
     for (i, s) in staleValues.enumerated() where symbolMarks[s.index].visit != epoch {
       symbolMarks[s.index].visit = epoch
       let level = Int(symbolMarks[s.index].level)
-      queue.push(slot: basicSlot[s.index], seed: i, level: level)
+      queue.pushSeed(slot: basicSlot[s.index], at: i, level: level)
       lowest = Swift.min(lowest, level)
     }
     var consistent = true

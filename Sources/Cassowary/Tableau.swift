@@ -47,7 +47,7 @@ struct Tableau {
   var rechangedExternals: [Symbol] = []
   static let changedSinceReadOut: UInt8 = 1
   static let changedSinceCheck: UInt8 = 2
-  /// Per symbol, a traversal mark and a topological level (`SymbolMarks`).
+  /// Per symbol, a traversal mark, a topological level and the change flags (`SymbolMarks`).
   var symbolMarks: [SymbolMarks] = []
   var visitEpoch: UInt32 = 0
   /// A sparse accumulator for expansions and column computations.

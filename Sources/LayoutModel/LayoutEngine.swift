@@ -87,6 +87,7 @@ final class LayoutEngine {
       // four names made per view cost 2% of a cold Auto Layout build and four strings of
       // memory.
       let vars = ViewVariables(x: solver.makeVariable(), engine: serial)
+      precondition(Int(vars.x.index) == layoutTargets.count, "layout targets out of step")
       for k in 1...3 {
         let next = solver.makeVariable()
         precondition(

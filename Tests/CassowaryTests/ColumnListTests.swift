@@ -64,19 +64,41 @@ import Testing
     var rng = SplitMix64(seed: seed)
     var lists = ColumnLists()
     var model: [[Int32]] = []
+    // A count per symbol that the lists keep beside each extent (`ColumnExtent.live`): it
+    // must survive every move of a list.
+    var live: [Int32] = []
     var reused = false
     var lastDead = 0
     for step in 0..<40_000 {
       if model.count < 300 && (model.isEmpty || rng.int(in: 0..<50) == 0) {
         lists.addSymbol()
         model.append([])
+        live.append(0)
+      }
+      if rng.int(in: 0..<3) == 0 {
+        let k = rng.int(in: 0..<model.count)
+        let delta = Int32(rng.int(in: -2...3))
+        #expect(lists.addLive(k, delta) == live[k] + delta)
+        live[k] += delta
       }
       let i = rng.int(in: 0..<model.count)
       switch rng.int(in: 0..<10) {
       case 0..<7:
         // Few distinct slots, so that repeats within the last four happen.
         let slot = Int32(rng.int(in: 0..<(model[i].count < 8 ? 40 : 12)))
-        lists.append(slot, to: i)
+        if rng.int(in: 0..<2) == 0 {
+          lists.append(slot, to: i)
+        } else {
+          // The raw-buffer path of `Tableau.relist`: in place when the list has room,
+          // else nothing changes and `append` grows it.
+          let room = lists.extents[i].count < lists.extents[i].capacity
+          let repeated = model[i].suffix(4).contains(slot)
+          let done = lists.withUnsafeMutableBuffers { extents, entries in
+            ColumnLists.appendInPlace(slot, to: i, extents, entries)
+          }
+          #expect(done == (room || repeated), "seed \(seed), step \(step)")
+          if !done { lists.append(slot, to: i) }
+        }
         if !model[i].suffix(4).contains(slot) { model[i].append(slot) }
       case 7:
         let keep = model[i].filter { $0 % 3 != 0 }
@@ -102,6 +124,7 @@ import Testing
       if step % 97 == 0 || step == 39_999 {
         for j in model.indices {
           #expect(Array(lists.list(j)) == model[j], "seed \(seed), step \(step), list \(j)")
+          #expect(lists.liveCount(j) == live[j], "seed \(seed), step \(step), count \(j)")
         }
         let capacity = lists.extents.reduce(0) { $0 + Int($1.capacity) }
         #expect(lists.used - lists.dead == capacity, "seed \(seed), step \(step)")

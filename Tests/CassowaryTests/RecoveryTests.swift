@@ -354,4 +354,42 @@ import Testing
     solver.updateVariables()
     #expect(solver.value(of: root) == 500)
   }
+
+  /// The check reads a required constraint's constant from its own entry, a copy of the
+  /// record's: every change of a constant, accepted, refused or undone with a batch, must
+  /// reach both (a stale copy would make the check call good values damaged). With the
+  /// entry's update removed on purpose, every `copiesAgree()` after a change fails.
+  @Test(arguments: [Solver.Representation.lazy, .canonical, .adaptive])
+  func theCheckSeesEveryConstantARequiredConstraintTakes(
+    representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    let pin = x == 10
+    let cap = x <= y
+    let ceiling = y == 20
+    for c in [pin, cap, ceiling] { try solver.addConstraint(c) }
+    func copiesAgree() -> Bool {
+      [pin, cap, ceiling].allSatisfy { c in
+        let r = Int(solver.constraintIndex[ObjectIdentifier(c)]!)
+        return solver.audit.entries[r].constant == solver.records[r].constant
+      }
+    }
+    // The constant of `x - 10 == 0` is -10: -15 pins x at 15, -30 would put it above y.
+    try solver.setConstant(-15, of: pin)
+    #expect(copiesAgree())
+    #expect(throws: SolverError.self) { try solver.setConstant(-30, of: pin) }
+    #expect(copiesAgree())
+    #expect(throws: SolverError.self) {
+      try solver.setConstants([(pin, -12), (ceiling, -25), (pin, -40)])
+    }
+    #expect(copiesAgree())
+    solver.updateVariables()
+    #expect(solver.value(of: x) == 15 && solver.value(of: y) == 20, "a refusal moved values")
+    try solver.setConstants([(ceiling, -30), (pin, -28)])
+    #expect(copiesAgree())
+    solver.updateVariables()
+    #expect(solver.value(of: x) == 28 && solver.value(of: y) == 30)
+  }
 }
