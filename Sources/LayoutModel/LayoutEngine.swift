@@ -118,7 +118,8 @@ final class LayoutEngine {
   }
 
   private func setLayoutTarget(_ target: Unmanaged<View>?, of vars: ViewVariables) {
-    for v in [vars.x, vars.y, vars.width, vars.height] { layoutTargets[Int(v.index)] = target }
+    let first = Int(vars.x.index)
+    for index in first..<(first &+ 4) { layoutTargets[index] = target }
   }
 
   func variables(of view: View) -> ViewVariables {
