@@ -27,10 +27,12 @@ let package = Package(
   targets: [
     // The incremental simplex solver. Imports nothing, not even Foundation.
     .target(name: "Cassowary"),
+    // Prefetch hints (`__builtin_prefetch`) for a long list's frame copy.
+    .target(name: "CPrefetch"),
     // The line-oriented constraint script format read by `layout-bench solve`.
     .target(name: "ConstraintScript", dependencies: ["Cassowary"]),
     // UIKit-like views: hierarchy, flags, update cycle, Auto Layout and frame layout.
-    .target(name: "LayoutModel", dependencies: ["Cassowary"]),
+    .target(name: "LayoutModel", dependencies: ["Cassowary", "CPrefetch"]),
     // What the frame harness, the solver bench and the fuzzer share: the seeded generator,
     // the monotonic clock and the sample statistics.
     .target(name: "BenchSupport"),

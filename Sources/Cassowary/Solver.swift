@@ -96,6 +96,13 @@ public final class Solver {
     variableValues[Int(variable.index)]
   }
 
+  /// Calls `body` with the values of the last read-out, indexed by `Variable.index`: for a
+  /// client that reads the values of many variables in one loop (a list copying its
+  /// children's frames), without a call and a bounds check per value.
+  @inlinable package func withUnsafeValues<R>(_ body: (UnsafeBufferPointer<Double>) -> R) -> R {
+    variableValues.withUnsafeBufferPointer(body)
+  }
+
   /// Copies the current solution into the variables' values. Only variables whose rows
   /// changed since the last call are visited, so a tick that moves few values is cheap.
   public func updateVariables() {

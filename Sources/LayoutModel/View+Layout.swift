@@ -5,7 +5,12 @@ extension View {
   public func setNeedsLayout() {
     // The window read once: each read of the unowned(unsafe) optional is a retain and a
     // release.
-    let window = owner
+    setNeedsLayout(owner: owner)
+  }
+
+  /// `setNeedsLayout()` for a caller that holds the view's window (its `owner`) already.
+  func setNeedsLayout(owner window: Window?) {
+    assert(window === owner, "flagged in another view's window")
     if let window, window.passView != nil { window.noteFlag(self) }
     guard !needsLayout else { return }
     needsLayout = true
@@ -26,6 +31,14 @@ extension View {
     guard !needsDisplay else { return }
     needsDisplay = true
     owner?.displayQueue.append(self)
+  }
+
+  /// `setNeedsDisplay()` for a caller that holds the view's window (its `owner`) already.
+  func setNeedsDisplay(owner window: Window?) {
+    assert(window === owner, "flagged in another view's window")
+    guard !needsDisplay else { return }
+    needsDisplay = true
+    window?.displayQueue.append(self)
   }
 
   /// Lays out now if layout is pending: constraints pass and solve (window-wide, as the

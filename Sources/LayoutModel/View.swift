@@ -1,3 +1,6 @@
+import CPrefetch
+import Cassowary
+
 /// A rectangle of a window's tree, modelled on UIKit's `UIView`.
 ///
 /// A view has a frame in its superview's coordinate space, subviews, and three flags: needs
@@ -163,9 +166,10 @@ open class View: CustomStringConvertible {
   func frameWasSet() {}
 
   /// Sets the frame from a layout computation (no validation), counting it in `window`'s
-  /// frame counters. Callers pass the window they already hold: loading `owner` here, once
-  /// per child, cost a retain and a release per frame (+27% instructions on a wide1000 text
-  /// tick).
+  /// frame counters. `window` is the view's own (its `owner`): callers pass the window they
+  /// already hold. Loading `owner` here, once per child, cost a retain and a release per
+  /// frame (+27% instructions on a wide1000 text tick), and so did the flags of a resized
+  /// view (two pairs per child of a deep text tick).
   @inline(__always) func assignFrame(_ rect: Rect, counting window: Window?) {
     window?.stored.framesAssigned += 1
     guard rect != frame else { return }
@@ -173,8 +177,8 @@ open class View: CustomStringConvertible {
     let resized = rect.size != frame.size
     frame = rect
     if resized {
-      setNeedsLayout()
-      setNeedsDisplay()
+      setNeedsLayout(owner: window)
+      setNeedsDisplay(owner: window)
     }
   }
 
@@ -189,11 +193,48 @@ open class View: CustomStringConvertible {
     // A leaf has nothing to place: it leaves before taking the window and the engine (a
     // retain and a release each, on every label of a resize).
     guard !subviews.isEmpty, let window = owner, let engine = window.engine else { return }
-    for child in subviews {
-      guard let vars = child.variables else { continue }
-      child.assignFrame(engine.frame(of: vars), counting: window)
+    // The values are read through one buffer (a call and a bounds check per value cost
+    // more than the rest of the copy).
+    engine.solver.withUnsafeValues { values in
+      subviews.withUnsafeBufferPointer { children in
+        let n = children.count
+        // A long list's children are scattered over the heap and every one is read: each
+        // child's object is requested 16 children ahead and its values 8 ahead (read from
+        // the object, in cache by then), so that the misses overlap. (A list of 100,000
+        // cells: the layout phase of a text tick about 20% shorter.)
+        let prefetching = n >= Self.prefetchMinimum
+        for i in 0..<n {
+          if prefetching {
+            if i &+ Self.objectLead < n {
+              cprefetch_write(Unmanaged.passUnretained(children[i &+ Self.objectLead]).toOpaque())
+            }
+            if i &+ Self.valueLead < n {
+              let ahead = children[i &+ Self.valueLead]
+              let first = Int(ahead.firstVariable)
+              if ahead.variablesEngine != 0 && first < values.count {
+                cprefetch_read(values.baseAddress.unsafelyUnwrapped + first)
+              }
+            }
+          }
+          let child = children[i]
+          guard child.variablesEngine != 0 else { continue }
+          // A view's four variables are consecutive, from its first (`ViewVariables`).
+          let first = Int(child.firstVariable)
+          precondition(first >= 0 && first &+ 3 < values.count, "a view's variables are gone")
+          let frame = Rect(
+            x: values[first], y: values[first &+ 1], width: values[first &+ 2],
+            height: values[first &+ 3])
+          child.assignFrame(frame, counting: window)
+        }
+      }
     }
   }
+
+  /// How many children ahead a frame copy requests a child's object and its values, and
+  /// from how many children on.
+  private static var objectLead: Int { 16 }
+  private static var valueLead: Int { 8 }
+  private static var prefetchMinimum: Int { 4096 }
 
   /// Brings this view's constraints up to date. The default maintains the content-hugging
   /// and compression-resistance constraints of ``intrinsicContentSize``.
