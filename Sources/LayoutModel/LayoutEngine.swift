@@ -268,13 +268,15 @@ final class LayoutEngine {
     // cell's y...): one flag per run of the same superview. The targets are read without a
     // retain (the window holds every attached view while it solves).
     var lastFlagged: Unmanaged<View>?
+    let window = window
     layoutTargets.withUnsafeBufferPointer { targets in
       solver.updateVariables { variable, _ in
         guard let target = targets[Int(variable.index)],
           target.toOpaque() != lastFlagged?.toOpaque()
         else { return }
         lastFlagged = target
-        target._withUnsafeGuaranteedRef { $0.setNeedsLayout() }
+        // Attached views are the window's: flagged in it without reading their `owner`.
+        target._withUnsafeGuaranteedRef { $0.setNeedsLayout(owner: window) }
       }
     }
   }
