@@ -98,7 +98,8 @@ public final class Solver {
 
   /// Calls `body` with the values of the last read-out, indexed by `Variable.index`: for a
   /// client that reads the values of many variables in one loop (a list copying its
-  /// children's frames), without a call and a bounds check per value.
+  /// children's frames), without a call and a bounds check per value. `body` must not call
+  /// into this solver: the buffer is the solver's own array, open while `body` runs.
   @inlinable package func withUnsafeValues<R>(_ body: (UnsafeBufferPointer<Double>) -> R) -> R {
     variableValues.withUnsafeBufferPointer(body)
   }

@@ -9,6 +9,8 @@ extension View {
   }
 
   /// `setNeedsLayout()` for a caller that holds the view's window (its `owner`) already.
+  /// `window` must be that window: flagged in another, the view would never be laid out
+  /// (asserted in debug builds).
   func setNeedsLayout(owner window: Window?) {
     assert(window === owner, "flagged in another view's window")
     if let window, window.passView != nil { window.noteFlag(self) }
@@ -33,7 +35,8 @@ extension View {
     owner?.displayQueue.append(self)
   }
 
-  /// `setNeedsDisplay()` for a caller that holds the view's window (its `owner`) already.
+  /// `setNeedsDisplay()` for a caller that holds the view's window (its `owner`) already,
+  /// which `window` must be (asserted in debug builds).
   func setNeedsDisplay(owner window: Window?) {
     assert(window === owner, "flagged in another view's window")
     guard !needsDisplay else { return }

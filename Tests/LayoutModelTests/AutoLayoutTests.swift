@@ -382,4 +382,50 @@ import Testing
     try second.runUpdateCycle()
     expectFrame(label, rect(8, 4, 70, 20))
   }
+
+  /// A list long enough that its frame copy requests its children ahead (4,096 children or
+  /// more): every child still gets its own frame, and a change near the top moves every
+  /// child below. Child i is 10 + i % 7 high, stacked from y 0 with no spacing, as wide as
+  /// the list (the window's width, 320: the window pins its root view to its edges).
+  @Test func aLongListCopiesEveryChildsFrame() throws {
+    let count = 4_100
+    let window = try Window(size: Size(width: 320, height: 640), layoutMode: .autoLayout)
+    let list = ListView(name: "list")
+    var children: [View] = []
+    var heights: [LayoutConstraint] = []
+    for i in 0..<count {
+      let child = View(name: "row\(i)")
+      try list.addSubview(child)
+      children.append(child)
+    }
+    try window.addSubview(list)
+    var constraints: [LayoutConstraint] = []
+    for (i, child) in children.enumerated() {
+      let height = child.heightAnchor.constraint(equalToConstant: Double(10 + i % 7))
+      heights.append(height)
+      constraints.append(height)
+    }
+    try LayoutConstraint.activate(constraints)
+    try window.runUpdateCycle()
+    var y = 0.0
+    var wrong = 0
+    for (i, child) in children.enumerated() {
+      let h = Double(10 + i % 7)
+      if child.frame != rect(0, y, 320, h) { wrong += 1 }
+      y += h
+    }
+    #expect(wrong == 0, "\(wrong) of \(count) rows misplaced; last \(children[count - 1].frame)")
+
+    // Row 3 grows by 5: rows 4 and below move down by 5.
+    try heights[3].setConstant(Double(10 + 3 % 7) + 5)
+    try window.runUpdateCycle()
+    y = 0
+    wrong = 0
+    for (i, child) in children.enumerated() {
+      let h = Double(10 + i % 7) + (i == 3 ? 5 : 0)
+      if child.frame != rect(0, y, 320, h) { wrong += 1 }
+      y += h
+    }
+    #expect(wrong == 0, "\(wrong) of \(count) rows misplaced after a change")
+  }
 }
