@@ -128,12 +128,6 @@ final class LayoutEngine {
     return view.variables!
   }
 
-  func frame(of vars: ViewVariables) -> Rect {
-    Rect(
-      x: solver.value(of: vars.x), y: solver.value(of: vars.y),
-      width: solver.value(of: vars.width), height: solver.value(of: vars.height))
-  }
-
   // MARK: - Constraints
 
   func install(_ constraint: LayoutConstraint) throws(LayoutError) {
