@@ -28,6 +28,16 @@ struct ViewVariables {
   var y: Variable { Variable(index: x.index &+ 1) }
   var width: Variable { Variable(index: x.index &+ 2) }
   var height: Variable { Variable(index: x.index &+ 3) }
+
+  /// The frame these variables hold in `values` (a solver's values by variable index,
+  /// `Solver.withUnsafeValues`).
+  @inline(__always) func frame(in values: UnsafeBufferPointer<Double>) -> Rect {
+    let first = Int(firstIndex)
+    precondition(first >= 0 && first &+ 3 < values.count, "a view's variable index is out of range")
+    return Rect(
+      x: values[first], y: values[first &+ 1], width: values[first &+ 2],
+      height: values[first &+ 3])
+  }
 }
 
 /// A window's Auto Layout engine: one Cassowary solver, the variables of every view, and

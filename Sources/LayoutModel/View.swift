@@ -221,16 +221,10 @@ open class View: CustomStringConvertible {
           }
           let child = children[i]
           guard child.variablesEngine != 0 else { continue }
-          // A view in an Auto Layout window has this engine's variables (`moved` attaches
-          // it), four consecutive ones from its first (`ViewVariables`).
+          // A view in an Auto Layout window has this engine's variables (`moved` attaches it).
           assert(child.variablesEngine == engine.serial, "a child has another engine's variables")
-          let first = Int(child.firstVariable)
-          precondition(
-            first >= 0 && first &+ 3 < values.count, "a child's variable index is out of range")
-          let frame = Rect(
-            x: values[first], y: values[first &+ 1], width: values[first &+ 2],
-            height: values[first &+ 3])
-          child.assignFrame(frame, counting: window)
+          let vars = ViewVariables(firstIndex: child.firstVariable, engine: child.variablesEngine)
+          child.assignFrame(vars.frame(in: values), counting: window)
         }
       }
     }

@@ -127,9 +127,7 @@ public final class SceneTree {
       }
     }
     let id = node.pointee.id
-    if !node.pointee.constraints.isEmpty {
-      for constraint in node.pointee.constraints { pending.append((id, constraint)) }
-    }
+    for constraint in node.pointee.constraints { pending.append((id, constraint)) }
     views[id] = view
     // The id + 1: 0 (the default) then marks a view outside the scene (`FrameCheck`), and
     // `id(of:)` reads it back.
