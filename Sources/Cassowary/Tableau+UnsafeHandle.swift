@@ -24,9 +24,8 @@ extension Tableau {
     let staleValues: UnsafeBufferPointer<Symbol>
     let queuedItems: UnsafeMutableBufferPointer<LevelQueue.Item>
     let levelHeads: UnsafeMutableBufferPointer<Int32>
-    // Lists that may grow inside the scope.
-    let changedExternals: UnsafeMutablePointer<[Symbol]>
-    let rechangedExternals: UnsafeMutablePointer<[Symbol]>
+    let passChanged: UnsafeMutableBufferPointer<Symbol>
+    // A list that may grow inside the scope.
     let infeasible: UnsafeMutablePointer<[Symbol]>
     // The reference cache (`Tableau+References.swift`): spans per slot, the arena (which
     // may grow inside the scope) and its count of live entries.
@@ -49,7 +48,7 @@ extension Tableau {
   /// the array's storage (seven atomic pairs per call, and a layout build brings the values
   /// up to date after every insertion).
   ///
-  /// The sixteen scopes are written flat; the formatter would indent each one level deeper.
+  /// The fifteen scopes are written flat; the formatter would indent each one level deeper.
   // swift-format-ignore
   @inline(__always)
   mutating func withUnsafeHandle<R>(_ body: (inout UnsafeHandle) -> R) -> R {
@@ -62,8 +61,7 @@ extension Tableau {
     staleValues.withUnsafeMutableBufferPointer { staleValues in
     queuedItems.withUnsafeMutableBufferPointer { queuedItems in
     levelHeads.withUnsafeMutableBufferPointer { levelHeads in
-    withUnsafeMutablePointer(to: &changedExternals) { changedExternals in
-    withUnsafeMutablePointer(to: &rechangedExternals) { rechangedExternals in
+    passChanged.withUnsafeMutableBufferPointer { passChanged in
     withUnsafeMutablePointer(to: &infeasible) { infeasible in
     referenceSpans.withUnsafeMutableBufferPointer { referenceSpans in
     withUnsafeMutablePointer(to: &referenceSymbols) { referenceSymbols in
@@ -76,13 +74,12 @@ extension Tableau {
         columnEntries: UnsafeBufferPointer(columnEntries),
         rows: UnsafeBufferPointer(rows),
         rowBasic: UnsafeBufferPointer(rowBasic), staleValues: UnsafeBufferPointer(staleValues),
-        queuedItems: queuedItems, levelHeads: levelHeads,
-        changedExternals: changedExternals, rechangedExternals: rechangedExternals,
+        queuedItems: queuedItems, levelHeads: levelHeads, passChanged: passChanged,
         infeasible: infeasible,
         referenceSpans: referenceSpans, referenceSymbols: referenceSymbols,
         referenceCoefficients: referenceCoefficients, referenceLive: referenceLive)
       return body(&handle)
-    }}}}}}}}}}}}}}}}
+    }}}}}}}}}}}}}}}
   }
 
   /// Makes the work lists of `updateValues()` long enough that they never grow inside it:
@@ -98,6 +95,10 @@ extension Tableau {
       queuedItems.append(
         contentsOf: repeatElement(
           LevelQueue.Item(key: -1, next: -1), count: grown - queuedItems.count))
+    }
+    if passChanged.count < symbolCount {
+      let grown = Swift.max(symbolCount, 2 &* passChanged.count)
+      passChanged.append(contentsOf: repeatElement(.invalid, count: grown - passChanged.count))
     }
     let levelCount = Int(highestLevel) + 2
     if levelHeads.count < levelCount {
@@ -205,7 +206,7 @@ struct LevelQueue {
   @inline(__always)
   private mutating func append(key: Int32, level: Int) {
     items[count] = Item(key: key, next: heads[level])
-    heads[level] = Int32(count)
+    heads[level] = Int32(truncatingIfNeeded: count)
     count &+= 1
     if level > highest { highest = level }
   }

@@ -21,6 +21,11 @@ extension Tableau {
   /// symbols (a parametric symbol is 0), summed in the order of `Row.sumCells` over those
   /// cells, as `updateValues()` sums them from the reference cache
   /// (`Tableau+References.swift`): over the same basis and values, the same bits.
+  ///
+  /// Inlined: called on a tableau that is a class's stored property or from a mutating
+  /// method, a non-mutating method that is not inlined is handed a copy of the tableau (a
+  /// 592-byte `memcpy` per call, three per constraint a layout's build adds).
+  @inline(__always)
   func evaluate(_ row: Row) -> Double {
     values.withUnsafeBufferPointer { values in
       basicSlot.withUnsafeBufferPointer { basicSlot in
@@ -191,10 +196,29 @@ extension Tableau {
     nextEpoch()
     reserveWorkLists()
     compactReferencesIfNeeded()
-    let (consistent, updated) = withUnsafeHandle { $0.updateValues() }
+    let (consistent, updated, flagged) = withUnsafeHandle { $0.updateValues() }
     staleValues.removeAll(keepingCapacity: true)
     counters.valuesUpdated &+= updated
+    if flagged > 0 { listFlagged(flagged) }
     return consistent
+  }
+
+  /// Moves the externals the pass flagged (the first `count` of `passChanged`) to the lists
+  /// of changed and re-changed values, in order: a run of new ones in one append.
+  private mutating func listFlagged(_ count: Int) {
+    passChanged.withUnsafeBufferPointer { flagged in
+      var i = 0
+      while i < count {
+        var end = i
+        while end < count && flagged[end].raw & Tableau.passRechangedTag == 0 { end &+= 1 }
+        if end > i { changedExternals.append(contentsOf: flagged[i..<end]) }
+        while end < count && flagged[end].raw & Tableau.passRechangedTag != 0 {
+          rechangedExternals.append(Symbol(raw: flagged[end].raw & ~Tableau.passRechangedTag))
+          end &+= 1
+        }
+        i = end
+      }
+    }
   }
 
   /// `updateValues()` when its one stale symbol is named by no row: then its own value is
@@ -222,13 +246,14 @@ extension Tableau {
 
 extension Tableau.UnsafeHandle {
   /// The pass of `updateValues()`, which has just started a new `epoch` to mark the symbols
-  /// it queues. Returns whether every basic dummy stayed zero, and how many values changed.
+  /// it queues. Returns whether every basic dummy stayed zero, how many values changed, and
+  /// how many externals it flagged into `passChanged`.
   ///
   /// Level by level: every row a symbol's row names sits on a lower level, so its value is
   /// final when the symbol is recomputed. Only rows whose inputs changed are visited. A
   /// stale column entry only costs a recomputation that changes nothing.
   @inline(__always)
-  func updateValues() -> (consistent: Bool, updated: Int) {
+  func updateValues() -> (consistent: Bool, updated: Int, flagged: Int) {
     var queue = LevelQueue(self)
     var lowest = Int.max
     for (i, s) in staleValues.enumerated() where symbolMarks[s.index].visit != epoch {
@@ -239,6 +264,7 @@ extension Tableau.UnsafeHandle {
     }
     var consistent = true
     var updated = 0
+    var flagged = 0
     var level = lowest
     while level <= queue.highest {
       var item = queue.takeList(level)
@@ -256,7 +282,7 @@ extension Tableau.UnsafeHandle {
         if v != values[index] {
           values[index] = v
           updated &+= 1
-          if s.isExternal { noteChanged(s) }
+          if s.isExternal { flag(s, count: &flagged) }
           queueReferrers(of: s, above: level, in: &queue)
         }
         guard slot >= 0 && !s.isExternal else { continue }
@@ -268,7 +294,7 @@ extension Tableau.UnsafeHandle {
       }
       level &+= 1
     }
-    return (consistent, updated)
+    return (consistent, updated, flagged)
   }
 
   /// Queues the basic symbols whose rows name `symbol` (just recomputed on `level`), each
@@ -292,12 +318,17 @@ extension Tableau.UnsafeHandle {
     }
   }
 
-  /// Flags a changed external value for the next read-out and the next check
-  /// (`Tableau.flagChanged`).
+  /// Flags a changed external value for the next read-out and the next check, as
+  /// `Tableau.flagChanged` does, but into `passChanged` (at `count`, which it advances):
+  /// `Tableau.listFlagged` moves them to their lists after the pass.
   @inline(__always)
-  func noteChanged(_ symbol: Symbol) {
-    Tableau.flagChanged(
-      symbol, in: &symbolMarks[symbol.index].changed, &changedExternals.pointee,
-      &rechangedExternals.pointee)
+  func flag(_ symbol: Symbol, count: inout Int) {
+    let both = Tableau.changedSinceReadOut | Tableau.changedSinceCheck
+    let flags = symbolMarks[symbol.index].changed
+    assert(flags != Tableau.changedSinceCheck, "a value unchecked but not listed for the read-out")
+    guard flags != both else { return }
+    passChanged[count] = flags == 0 ? symbol : Symbol(raw: symbol.raw | Tableau.passRechangedTag)
+    count &+= 1
+    symbolMarks[symbol.index].changed = both
   }
 }

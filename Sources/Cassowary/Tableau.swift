@@ -45,6 +45,13 @@ struct Tableau {
   var changedExternals: [Symbol] = []
   var checkedPrefix = 0
   var rechangedExternals: [Symbol] = []
+  /// The externals `updateValues()` flags, in order, before they join the two lists above
+  /// (`passChanged`: a work list as long as there are symbols, so the pass writes it
+  /// without a check; one re-changed since the last check carries `passRechangedTag`). An
+  /// append to either list inside the pass, through a pointer, checked the array's
+  /// uniqueness in a call for every moved value.
+  var passChanged: [Symbol] = []
+  static let passRechangedTag: UInt32 = 1 << 31
   static let changedSinceReadOut: UInt8 = 1
   static let changedSinceCheck: UInt8 = 2
   /// Per symbol, a traversal mark, a topological level and the change flags (`SymbolMarks`).
@@ -375,7 +382,9 @@ struct Tableau {
     spareRow = old
   }
 
-  /// The level a basic symbol with this row needs.
+  /// The level a basic symbol with this row needs. (Inlined, as `evaluate(_:)` is, so that
+  /// `addRow` does not copy the tableau to call it.)
+  @inline(__always)
   func level(of row: Row) -> Int32 {
     var highest: Int32 = 0
     for s in row.symbols where basicSlot[s.index] >= 0 {
