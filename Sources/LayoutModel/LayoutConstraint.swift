@@ -310,11 +310,15 @@ public final class LayoutConstraint: CustomStringConvertible {
   func makeSolverConstraint(in engine: LayoutEngine) -> Constraint {
     let firstView = firstView
     let secondView = secondView
-    let space: View
+    // The space as an unmanaged link, and the walks up to it over unmanaged parent links:
+    // the tree keeps every view on the way alive, and a strong reference per step was a
+    // retain and a release (up to five walks per constraint a layout installs: the common
+    // ancestor's, then a count and an append per position anchor).
+    let space: Unmanaged<View>
     if let secondView {
-      space = firstView.commonAncestor(with: secondView) ?? firstView
+      space = firstView.commonAncestorLink(with: secondView) ?? .passUnretained(firstView)
     } else {
-      space = firstView.parent ?? firstView
+      space = firstView.parentLink ?? .passUnretained(firstView)
     }
     // Both anchors' terms go into one array, sized once (a constraint between siblings has
     // four): building each anchor's expression and combining them took four allocations.
@@ -336,14 +340,18 @@ public final class LayoutConstraint: CustomStringConvertible {
   }
 
   /// How many terms `appendAnchorTerms` writes for the anchor.
-  private func anchorTermCount(_ view: View, _ attribute: LayoutAttribute, in space: View) -> Int {
+  private func anchorTermCount(
+    _ view: View, _ attribute: LayoutAttribute, in space: Unmanaged<View>
+  ) -> Int {
     switch attribute {
     case .width, .height: return 1
     default: break
     }
     var count = 1
-    var walker = view
-    while walker !== space, let up = walker.parent {
+    var walker = Unmanaged.passUnretained(view)
+    while walker.toOpaque() != space.toOpaque(),
+      let up = walker._withUnsafeGuaranteedRef({ $0.parentLink })
+    {
       count += 1
       walker = up
     }
@@ -354,8 +362,8 @@ public final class LayoutConstraint: CustomStringConvertible {
   /// variable; a position is the sum of the origins on the way up to `space`, plus the size
   /// (trailing, bottom) or half of it (centres).
   private func appendAnchorTerms(
-    _ view: View, _ attribute: LayoutAttribute, in space: View, _ engine: LayoutEngine,
-    times k: Double, to terms: inout [Term]
+    _ view: View, _ attribute: LayoutAttribute, in space: Unmanaged<View>,
+    _ engine: LayoutEngine, times k: Double, to terms: inout [Term]
   ) {
     let vars = engine.variables(of: view)
     switch attribute {
@@ -363,9 +371,11 @@ public final class LayoutConstraint: CustomStringConvertible {
     case .height: return terms.append(Term(vars.height, k))
     default: break
     }
-    var walker = view
-    while walker !== space, let up = walker.parent {
-      let w = engine.variables(of: walker)
+    var walker = Unmanaged.passUnretained(view)
+    while walker.toOpaque() != space.toOpaque(),
+      let up = walker._withUnsafeGuaranteedRef({ $0.parentLink })
+    {
+      let w = walker._withUnsafeGuaranteedRef { engine.variables(of: $0) }
       terms.append(Term(attribute.axis == .horizontal ? w.x : w.y, k))
       walker = up
     }

@@ -90,22 +90,30 @@ extension View {
   /// The nearest view that is an ancestor of (or equal to) both views, nil if they are in
   /// different trees.
   func commonAncestor(with other: View) -> View? {
-    // Links are only read: through unowned(unsafe) locals, as `parent` itself is, the walk
-    // keeps no reference of its own (it runs twice for every constraint a layout installs;
-    // in a release build of a 300-cell feed this removed 42,000 of the walk's 93,000
-    // retains).
-    unowned(unsafe) var a = self
-    unowned(unsafe) var b = other
-    while a.depth > b.depth {
-      guard let up = a.parent else { return nil }
+    commonAncestorLink(with: other)?.takeUnretainedValue()
+  }
+
+  /// `commonAncestor(with:)` as an unmanaged link. The walk follows the unmanaged parent
+  /// links and keeps no reference (it runs twice for every constraint a layout installs:
+  /// each step through `parent`, a strong reference, was a retain and a release).
+  @inline(__always)
+  func commonAncestorLink(with other: View) -> Unmanaged<View>? {
+    var a = Unmanaged.passUnretained(self)
+    var b = Unmanaged.passUnretained(other)
+    let bDepth = other.depth
+    while a._withUnsafeGuaranteedRef({ $0.depth }) > bDepth {
+      guard let up = a._withUnsafeGuaranteedRef({ $0.parentLink }) else { return nil }
       a = up
     }
-    while b.depth > a.depth {
-      guard let up = b.parent else { return nil }
+    let aDepth = a._withUnsafeGuaranteedRef { $0.depth }
+    while b._withUnsafeGuaranteedRef({ $0.depth }) > aDepth {
+      guard let up = b._withUnsafeGuaranteedRef({ $0.parentLink }) else { return nil }
       b = up
     }
-    while a !== b {
-      guard let up = a.parent, let otherUp = b.parent else { return nil }
+    while a.toOpaque() != b.toOpaque() {
+      guard let up = a._withUnsafeGuaranteedRef({ $0.parentLink }),
+        let otherUp = b._withUnsafeGuaranteedRef({ $0.parentLink })
+      else { return nil }
       a = up
       b = otherUp
     }

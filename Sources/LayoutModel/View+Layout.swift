@@ -13,7 +13,7 @@ extension View {
   /// (asserted in debug builds).
   func setNeedsLayout(owner window: Window?) {
     assert(window === owner, "flagged in another view's window")
-    if let window, window.passView != nil { window.noteFlag(self) }
+    if let window { window.noteFlag(self) }
     guard !needsLayout else { return }
     needsLayout = true
     window?.layoutQueue.insert(self)
@@ -22,7 +22,7 @@ extension View {
   /// Flags the view for a constraints pass at the next update cycle.
   public func setNeedsUpdateConstraints() {
     let window = owner
-    if let window, window.passView != nil { window.noteFlag(self) }
+    if let window { window.noteFlag(self) }
     guard !needsUpdateConstraints else { return }
     needsUpdateConstraints = true
     window?.constraintQueue.append(self)

@@ -407,12 +407,14 @@ public final class Window: View {
 
   /// Records who flagged `view` when a pass flags the running view or one of its ancestors:
   /// the pattern of a layout cycle. Flags on descendants (the normal case) cost nothing.
+  /// Called for every flag: the view's own marks are tested first, and the running view
+  /// (a strong reference, a retain and a release) is read only when they say it may matter.
+  @inline(__always)
   func noteFlag(_ view: View) {
     // Only views already revisited this cycle are recorded: a label flagging itself once
     // after learning its width is normal, and naming views costs string formatting.
-    guard let running = passView, view.visitEpoch == epoch,
-      view.layoutVisits >= 2 || view.constraintVisits >= 2, view.depth <= running.depth,
-      running.isDescendant(of: view)
+    guard view.visitEpoch == epoch, view.layoutVisits >= 2 || view.constraintVisits >= 2,
+      let running = passView, view.depth <= running.depth, running.isDescendant(of: view)
     else { return }
     view.flaggedBy = running.description
   }
