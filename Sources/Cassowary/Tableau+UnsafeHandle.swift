@@ -20,7 +20,8 @@ extension Tableau {
     // Per slot.
     let rows: UnsafeBufferPointer<Row>
     let rowBasic: UnsafeBufferPointer<Symbol>
-    // The work lists of `updateValues()`, sized before the scope opens (`LevelQueue`).
+    // The work lists of `updateValues()`, sized before the scope opens (`LevelQueue`, and
+    // the externals the pass flags).
     let staleValues: UnsafeBufferPointer<Symbol>
     let queuedItems: UnsafeMutableBufferPointer<LevelQueue.Item>
     let levelHeads: UnsafeMutableBufferPointer<Int32>
@@ -83,7 +84,9 @@ extension Tableau {
   }
 
   /// Makes the work lists of `updateValues()` long enough that they never grow inside it:
-  /// each symbol is queued at most once per call, and every level has a list head.
+  /// each symbol is queued at most once per call, every level has a list head, and each
+  /// external symbol in use is flagged into `passChanged` at most once per call (its change
+  /// flags are then both set, and only a read-out or a check clears them).
   ///
   /// The lists grow to twice what is needed: while a layout is built, every insertion makes a
   /// symbol or two and brings the values up to date, and growing the lists by exactly that
@@ -96,8 +99,8 @@ extension Tableau {
         contentsOf: repeatElement(
           LevelQueue.Item(key: -1, next: -1), count: grown - queuedItems.count))
     }
-    if passChanged.count < symbolCount {
-      let grown = Swift.max(symbolCount, 2 &* passChanged.count)
+    if passChanged.count < externalSymbolCount {
+      let grown = Swift.max(externalSymbolCount, 2 &* passChanged.count)
       passChanged.append(contentsOf: repeatElement(.invalid, count: grown - passChanged.count))
     }
     let levelCount = Int(highestLevel) + 2

@@ -24,7 +24,7 @@ extension Tableau {
   ///
   /// Inlined: called on a tableau that is a class's stored property or from a mutating
   /// method, a non-mutating method that is not inlined is handed a copy of the tableau (a
-  /// 592-byte `memcpy` per call, three per constraint a layout's build adds).
+  /// `memcpy` of about 600 bytes per call, three per constraint a layout's build adds).
   @inline(__always)
   func evaluate(_ row: Row) -> Double {
     values.withUnsafeBufferPointer { values in
@@ -225,7 +225,7 @@ extension Tableau {
   /// all that can change. That is the subject of nearly every row a layout's build adds (a
   /// lazy tableau picks subjects no row names): 18,608 of the 21,244 value updates of the
   /// cold build of a 300-cell feed. `evaluate` sums the row as the pass does, to the same
-  /// bits, without opening the pass's sixteen buffers (about a thousand instructions).
+  /// bits, without opening the pass's fifteen buffers (about a thousand instructions).
   private mutating func updateUnreferencedValue() -> Bool {
     let s = staleValues[0]
     staleValues.removeAll(keepingCapacity: true)
