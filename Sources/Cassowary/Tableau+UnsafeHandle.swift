@@ -20,13 +20,13 @@ extension Tableau {
     // Per slot.
     let rows: UnsafeBufferPointer<Row>
     let rowBasic: UnsafeBufferPointer<Symbol>
-    // The work lists of `updateValues()`, sized before the scope opens (`LevelQueue`, and
-    // the externals the pass flags).
+    // The work lists of `updateValues()`, sized before the scope opens (`LevelQueue`).
     let staleValues: UnsafeBufferPointer<Symbol>
     let queuedItems: UnsafeMutableBufferPointer<LevelQueue.Item>
     let levelHeads: UnsafeMutableBufferPointer<Int32>
-    let passChanged: UnsafeMutableBufferPointer<Symbol>
-    // A list that may grow inside the scope.
+    // Lists that may grow inside the scope.
+    let changedExternals: UnsafeMutablePointer<[Symbol]>
+    let rechangedExternals: UnsafeMutablePointer<[Symbol]>
     let infeasible: UnsafeMutablePointer<[Symbol]>
     // The reference cache (`Tableau+References.swift`): spans per slot, the arena (which
     // may grow inside the scope) and its count of live entries.
@@ -49,7 +49,7 @@ extension Tableau {
   /// the array's storage (seven atomic pairs per call, and a layout build brings the values
   /// up to date after every insertion).
   ///
-  /// The fifteen scopes are written flat; the formatter would indent each one level deeper.
+  /// The sixteen scopes are written flat; the formatter would indent each one level deeper.
   // swift-format-ignore
   @inline(__always)
   mutating func withUnsafeHandle<R>(_ body: (inout UnsafeHandle) -> R) -> R {
@@ -62,7 +62,8 @@ extension Tableau {
     staleValues.withUnsafeMutableBufferPointer { staleValues in
     queuedItems.withUnsafeMutableBufferPointer { queuedItems in
     levelHeads.withUnsafeMutableBufferPointer { levelHeads in
-    passChanged.withUnsafeMutableBufferPointer { passChanged in
+    withUnsafeMutablePointer(to: &changedExternals) { changedExternals in
+    withUnsafeMutablePointer(to: &rechangedExternals) { rechangedExternals in
     withUnsafeMutablePointer(to: &infeasible) { infeasible in
     referenceSpans.withUnsafeMutableBufferPointer { referenceSpans in
     withUnsafeMutablePointer(to: &referenceSymbols) { referenceSymbols in
@@ -75,18 +76,17 @@ extension Tableau {
         columnEntries: UnsafeBufferPointer(columnEntries),
         rows: UnsafeBufferPointer(rows),
         rowBasic: UnsafeBufferPointer(rowBasic), staleValues: UnsafeBufferPointer(staleValues),
-        queuedItems: queuedItems, levelHeads: levelHeads, passChanged: passChanged,
+        queuedItems: queuedItems, levelHeads: levelHeads,
+        changedExternals: changedExternals, rechangedExternals: rechangedExternals,
         infeasible: infeasible,
         referenceSpans: referenceSpans, referenceSymbols: referenceSymbols,
         referenceCoefficients: referenceCoefficients, referenceLive: referenceLive)
       return body(&handle)
-    }}}}}}}}}}}}}}}
+    }}}}}}}}}}}}}}}}
   }
 
   /// Makes the work lists of `updateValues()` long enough that they never grow inside it:
-  /// each symbol is queued at most once per call, every level has a list head, and each
-  /// external symbol in use is flagged into `passChanged` at most once per call (its change
-  /// flags are then both set, and only a read-out or a check clears them).
+  /// each symbol is queued at most once per call, and every level has a list head.
   ///
   /// The lists grow to twice what is needed: while a layout is built, every insertion makes a
   /// symbol or two and brings the values up to date, and growing the lists by exactly that
@@ -98,10 +98,6 @@ extension Tableau {
       queuedItems.append(
         contentsOf: repeatElement(
           LevelQueue.Item(key: -1, next: -1), count: grown - queuedItems.count))
-    }
-    if passChanged.count < externalSymbolCount {
-      let grown = Swift.max(externalSymbolCount, 2 &* passChanged.count)
-      passChanged.append(contentsOf: repeatElement(.invalid, count: grown - passChanged.count))
     }
     let levelCount = Int(highestLevel) + 2
     if levelHeads.count < levelCount {
@@ -209,7 +205,7 @@ struct LevelQueue {
   @inline(__always)
   private mutating func append(key: Int32, level: Int) {
     items[count] = Item(key: key, next: heads[level])
-    heads[level] = Int32(truncatingIfNeeded: count)
+    heads[level] = Int32(count)
     count &+= 1
     if level > highest { highest = level }
   }

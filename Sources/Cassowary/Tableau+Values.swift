@@ -196,36 +196,17 @@ extension Tableau {
     nextEpoch()
     reserveWorkLists()
     compactReferencesIfNeeded()
-    let (consistent, updated, flagged) = withUnsafeHandle { $0.updateValues() }
+    let (consistent, updated) = withUnsafeHandle { $0.updateValues() }
     staleValues.removeAll(keepingCapacity: true)
     counters.valuesUpdated &+= updated
-    if flagged > 0 { listFlagged(flagged) }
     return consistent
-  }
-
-  /// Moves the externals the pass flagged (the first `count` of `passChanged`) to the lists
-  /// of changed and re-changed values, in order: a run of new ones in one append.
-  private mutating func listFlagged(_ count: Int) {
-    passChanged.withUnsafeBufferPointer { flagged in
-      var i = 0
-      while i < count {
-        var end = i
-        while end < count && flagged[end].raw & Tableau.passRechangedTag == 0 { end &+= 1 }
-        if end > i { changedExternals.append(contentsOf: flagged[i..<end]) }
-        while end < count && flagged[end].raw & Tableau.passRechangedTag != 0 {
-          rechangedExternals.append(Symbol(raw: flagged[end].raw & ~Tableau.passRechangedTag))
-          end &+= 1
-        }
-        i = end
-      }
-    }
   }
 
   /// `updateValues()` when its one stale symbol is named by no row: then its own value is
   /// all that can change. That is the subject of nearly every row a layout's build adds (a
   /// lazy tableau picks subjects no row names): 18,608 of the 21,244 value updates of the
   /// cold build of a 300-cell feed. `evaluate` sums the row as the pass does, to the same
-  /// bits, without opening the pass's fifteen buffers (about a thousand instructions).
+  /// bits, without opening the pass's sixteen buffers (about a thousand instructions).
   private mutating func updateUnreferencedValue() -> Bool {
     let s = staleValues[0]
     staleValues.removeAll(keepingCapacity: true)
@@ -246,14 +227,13 @@ extension Tableau {
 
 extension Tableau.UnsafeHandle {
   /// The pass of `updateValues()`, which has just started a new `epoch` to mark the symbols
-  /// it queues. Returns whether every basic dummy stayed zero, how many values changed, and
-  /// how many externals it flagged into `passChanged`.
+  /// it queues. Returns whether every basic dummy stayed zero, and how many values changed.
   ///
   /// Level by level: every row a symbol's row names sits on a lower level, so its value is
   /// final when the symbol is recomputed. Only rows whose inputs changed are visited. A
   /// stale column entry only costs a recomputation that changes nothing.
   @inline(__always)
-  func updateValues() -> (consistent: Bool, updated: Int, flagged: Int) {
+  func updateValues() -> (consistent: Bool, updated: Int) {
     var queue = LevelQueue(self)
     var lowest = Int.max
     for (i, s) in staleValues.enumerated() where symbolMarks[s.index].visit != epoch {
@@ -264,7 +244,6 @@ extension Tableau.UnsafeHandle {
     }
     var consistent = true
     var updated = 0
-    var flagged = 0
     var level = lowest
     while level <= queue.highest {
       var item = queue.takeList(level)
@@ -282,7 +261,7 @@ extension Tableau.UnsafeHandle {
         if v != values[index] {
           values[index] = v
           updated &+= 1
-          if s.isExternal { flag(s, count: &flagged) }
+          if s.isExternal { noteChanged(s) }
           queueReferrers(of: s, above: level, in: &queue)
         }
         guard slot >= 0 && !s.isExternal else { continue }
@@ -294,7 +273,7 @@ extension Tableau.UnsafeHandle {
       }
       level &+= 1
     }
-    return (consistent, updated, flagged)
+    return (consistent, updated)
   }
 
   /// Queues the basic symbols whose rows name `symbol` (just recomputed on `level`), each
@@ -318,17 +297,12 @@ extension Tableau.UnsafeHandle {
     }
   }
 
-  /// Flags a changed external value for the next read-out and the next check, as
-  /// `Tableau.flagChanged` does, but into `passChanged` (at `count`, which it advances):
-  /// `Tableau.listFlagged` moves them to their lists after the pass.
+  /// Flags a changed external value for the next read-out and the next check
+  /// (`Tableau.flagChanged`).
   @inline(__always)
-  func flag(_ symbol: Symbol, count: inout Int) {
-    let both = Tableau.changedSinceReadOut | Tableau.changedSinceCheck
-    let flags = symbolMarks[symbol.index].changed
-    assert(flags != Tableau.changedSinceCheck, "a value unchecked but not listed for the read-out")
-    guard flags != both else { return }
-    passChanged[count] = flags == 0 ? symbol : Symbol(raw: symbol.raw | Tableau.passRechangedTag)
-    count &+= 1
-    symbolMarks[symbol.index].changed = both
+  func noteChanged(_ symbol: Symbol) {
+    Tableau.flagChanged(
+      symbol, in: &symbolMarks[symbol.index].changed, &changedExternals.pointee,
+      &rechangedExternals.pointee)
   }
 }

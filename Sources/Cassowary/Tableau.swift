@@ -45,15 +45,6 @@ struct Tableau {
   var changedExternals: [Symbol] = []
   var checkedPrefix = 0
   var rechangedExternals: [Symbol] = []
-  /// The externals `updateValues()` flags, in order, before they join the two lists above
-  /// (`passChanged`: a work list as long as there are external symbols, so the pass writes
-  /// it without a check; one re-changed since the last check carries `passRechangedTag`).
-  /// An append to either list inside the pass, through a pointer, checked the array's
-  /// uniqueness in a call for every moved value.
-  var passChanged: [Symbol] = []
-  static let passRechangedTag: UInt32 = 1 << 31
-  /// External symbols in use (made by `newSymbol`, not released), the most a pass flags.
-  var externalSymbolCount = 0
   static let changedSinceReadOut: UInt8 = 1
   static let changedSinceCheck: UInt8 = 2
   /// Per symbol, a traversal mark, a topological level and the change flags (`SymbolMarks`).
@@ -157,7 +148,6 @@ struct Tableau {
   // MARK: - Symbols
 
   mutating func newSymbol(_ kind: Symbol.Kind) -> Symbol {
-    if kind == .external { externalSymbolCount &+= 1 }
     if let index = freeSymbols.popLast() {
       values[Int(index)] = 0
       symbolMarks[Int(index)].level = 0
@@ -184,7 +174,6 @@ struct Tableau {
     // Its index will name another symbol: no work list may still hold this one.
     infeasible.removeAll { $0 == symbol }
     freeSymbols.append(UInt32(symbol.index))
-    if symbol.isExternal { externalSymbolCount &-= 1 }
   }
 
   @inline(__always) func isBasic(_ symbol: Symbol) -> Bool { basicSlot[symbol.index] >= 0 }
