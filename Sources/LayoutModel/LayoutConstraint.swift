@@ -161,7 +161,7 @@ public final class LayoutConstraint: CustomStringConvertible {
     // and a release): the views are read once here.
     let firstView = firstView
     let secondView = secondView
-    if let secondView, firstView.commonAncestor(with: secondView) == nil {
+    if let secondView, firstView.commonAncestorLink(with: secondView) == nil {
       throw .noCommonAncestor(
         constraint: description, first: firstView.description, second: secondView.description)
     }

@@ -88,14 +88,9 @@ extension View {
   }
 
   /// The nearest view that is an ancestor of (or equal to) both views, nil if they are in
-  /// different trees.
-  func commonAncestor(with other: View) -> View? {
-    commonAncestorLink(with: other)?.takeUnretainedValue()
-  }
-
-  /// `commonAncestor(with:)` as an unmanaged link. The walk follows the unmanaged parent
-  /// links and keeps no reference (it runs twice for every constraint a layout installs:
-  /// each step through `parent`, a strong reference, was a retain and a release).
+  /// different trees, as an unmanaged link. The walk follows the unmanaged parent links and
+  /// keeps no reference (it runs twice for every constraint a layout installs: each step
+  /// through `parent`, a strong reference, was a retain and a release).
   @inline(__always)
   func commonAncestorLink(with other: View) -> Unmanaged<View>? {
     var a = Unmanaged.passUnretained(self)
