@@ -11,6 +11,9 @@ extension Tableau {
     /// The tableau's `lazy` and `visitEpoch` when the scope opened.
     let lazy: Bool
     let epoch: UInt32
+    /// `Tableau.checkGeneration` and `Tableau.readOutGeneration` (the marks of changed values).
+    let checkGeneration: UInt32
+    let readOutGeneration: UInt32
     // Per symbol, indexed by `Symbol.index`.
     let values: UnsafeMutableBufferPointer<Double>
     let symbolMarks: UnsafeMutableBufferPointer<SymbolMarks>
@@ -70,7 +73,8 @@ extension Tableau {
     withUnsafeMutablePointer(to: &referenceCoefficients) { referenceCoefficients in
     withUnsafeMutablePointer(to: &referenceLive) { referenceLive in
       var handle = UnsafeHandle(
-        lazy: lazy, epoch: visitEpoch, values: values,
+        lazy: lazy, epoch: visitEpoch, checkGeneration: checkGeneration,
+        readOutGeneration: readOutGeneration, values: values,
         symbolMarks: symbolMarks,
         basicSlot: UnsafeBufferPointer(basicSlot), columnExtents: UnsafeBufferPointer(columnExtents),
         columnEntries: UnsafeBufferPointer(columnEntries),
@@ -124,7 +128,8 @@ extension Tableau {
           let index = entry.target.index
           values[index] += entry.coefficient * delta
           Tableau.flagChanged(
-            entry.target, in: &marks[index].changed, &changedExternals, &rechangedExternals)
+            entry.target, in: &marks[index].listed, generation: checkGeneration,
+            readOut: readOutGeneration, &changedExternals, &rechangedExternals)
         }
         for entry in column.restricted {
           let index = entry.target.index

@@ -302,7 +302,7 @@ extension Tableau.UnsafeHandle {
   @inline(__always)
   func noteChanged(_ symbol: Symbol) {
     Tableau.flagChanged(
-      symbol, in: &symbolMarks[symbol.index].changed, &changedExternals.pointee,
-      &rechangedExternals.pointee)
+      symbol, in: &symbolMarks[symbol.index].listed, generation: checkGeneration,
+      readOut: readOutGeneration, &changedExternals.pointee, &rechangedExternals.pointee)
   }
 }

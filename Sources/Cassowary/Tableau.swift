@@ -45,8 +45,15 @@ struct Tableau {
   var changedExternals: [Symbol] = []
   var checkedPrefix = 0
   var rechangedExternals: [Symbol] = []
-  static let changedSinceReadOut: UInt8 = 1
-  static let changedSinceCheck: UInt8 = 2
+  /// The generation of the values: each check and each read-out starts a new one. An
+  /// external symbol's mark (`SymbolMarks.listed`) is the generation in which it was last
+  /// listed: over `readOutGeneration` it is listed for the read-out, and equal to
+  /// `checkGeneration` it changed since the last check. A check or a read-out is then one
+  /// increment instead of a write per listed symbol (two passes over the moved values of a
+  /// tick, each a cache miss per value in a large tree).
+  var checkGeneration: UInt32 = 1
+  /// The generation that the last read-out ended.
+  var readOutGeneration: UInt32 = 0
   /// Per symbol, a traversal mark, a topological level and the change flags (`SymbolMarks`).
   var symbolMarks: [SymbolMarks] = []
   var visitEpoch: UInt32 = 0
@@ -187,31 +194,43 @@ struct Tableau {
   /// Hands every external value changed since the last call to `body` (symbol, value).
   /// The values read out are the audited ones: the list of unchecked values empties too.
   mutating func drainChangedValues(_ body: (Symbol, Double) -> Void) {
-    symbolMarks.withUnsafeMutableBufferPointer { marks in
-      values.withUnsafeBufferPointer { values in
-        for symbol in changedExternals {
-          marks[symbol.index].changed = 0
-          body(symbol, values[symbol.index])
-        }
-      }
+    values.withUnsafeBufferPointer { values in
+      for symbol in changedExternals { body(symbol, values[symbol.index]) }
     }
     changedExternals.removeAll(keepingCapacity: true)
     rechangedExternals.removeAll(keepingCapacity: true)
     checkedPrefix = 0
+    // No symbol is listed any more: every mark is at most the generation that ends here.
+    nextCheckGeneration()
+    readOutGeneration = checkGeneration &- 1
   }
 
   /// Notes that the values were checked: none is unchecked any more.
   mutating func markChecked() {
-    symbolMarks.withUnsafeMutableBufferPointer { marks in
-      for symbol in changedExternals[checkedPrefix...] {
-        marks[symbol.index].changed = Tableau.changedSinceReadOut
-      }
-      for symbol in rechangedExternals {
-        marks[symbol.index].changed = Tableau.changedSinceReadOut
-      }
-    }
     checkedPrefix = changedExternals.count
     rechangedExternals.removeAll(keepingCapacity: true)
+    nextCheckGeneration()
+  }
+
+  /// Starts a new generation. Before the counter would wrap, the marks are renumbered: a
+  /// listed symbol's to 1 (as if unchecked, which the caller then ends), any other's to 0.
+  private mutating func nextCheckGeneration() {
+    if checkGeneration == UInt32.max {
+      let readOut = readOutGeneration
+      for i in symbolMarks.indices {
+        symbolMarks[i].listed = symbolMarks[i].listed > readOut ? 1 : 0
+      }
+      readOutGeneration = 0
+      checkGeneration = 1
+    }
+    checkGeneration &+= 1
+  }
+
+  /// Whether an external symbol is listed for the next read-out, and whether it changed
+  /// since the last check (then it is listed too).
+  func changeState(of symbol: Symbol) -> (listed: Bool, unchecked: Bool) {
+    let mark = symbolMarks[symbol.index].listed
+    return (mark > readOutGeneration, mark == checkGeneration)
   }
 
   /// Notes that an external symbol's value may have changed, for the next read-out and the
@@ -219,26 +238,26 @@ struct Tableau {
   @inline(__always) mutating func noteChanged(_ symbol: Symbol) {
     guard symbol.isExternal else { return }
     Tableau.flagChanged(
-      symbol, in: &symbolMarks[symbol.index].changed, &changedExternals, &rechangedExternals)
+      symbol, in: &symbolMarks[symbol.index].listed, generation: checkGeneration,
+      readOut: readOutGeneration, &changedExternals, &rechangedExternals)
   }
 
-  /// Lists `symbol` as changed since the last read-out and the last check, unless its flags
-  /// say it already is: new since the read-out, it joins `changedExternals` (past
-  /// `checkedPrefix`); changed again after a check, `rechangedExternals`.
+  /// Lists `symbol` as changed since the last read-out and the last check, unless its mark
+  /// says it already is (`checkGeneration`): new since the read-out, it joins
+  /// `changedExternals` (past `checkedPrefix`); changed again after a check,
+  /// `rechangedExternals`.
   @inline(__always)
   static func flagChanged(
-    _ symbol: Symbol, in flags: inout UInt8, _ changedExternals: inout [Symbol],
-    _ rechangedExternals: inout [Symbol]
+    _ symbol: Symbol, in mark: inout UInt32, generation: UInt32, readOut: UInt32,
+    _ changedExternals: inout [Symbol], _ rechangedExternals: inout [Symbol]
   ) {
-    let both = changedSinceReadOut | changedSinceCheck
-    assert(flags != changedSinceCheck, "a value unchecked but not listed for the read-out")
-    guard flags != both else { return }
-    if flags == 0 {
-      changedExternals.append(symbol)
-    } else {
+    guard mark != generation else { return }
+    if mark > readOut {
       rechangedExternals.append(symbol)
+    } else {
+      changedExternals.append(symbol)
     }
-    flags = both
+    mark = generation
   }
 
   // MARK: - Column index
@@ -550,8 +569,7 @@ struct SymbolMarks {
   /// date level by level, visiting only rows whose inputs changed. Levels are upper bounds:
   /// they are raised when needed, never lowered below that rule.
   var level: Int32 = 0
-  /// Whether the value may have changed since the last read-out
-  /// (`Tableau.changedSinceReadOut`) and since the last check of the values
-  /// (`Tableau.changedSinceCheck`), as bits (external symbols only).
-  var changed: UInt8 = 0
+  /// The generation of the values in which an external symbol was last listed as changed
+  /// (`Tableau.checkGeneration`; 0 when never).
+  var listed: UInt32 = 0
 }

@@ -127,7 +127,7 @@ import Testing
     let symbol = try #require(
       widths.dropFirst().map { solver.variableSymbols[Int($0.index)] }.first {
         tableau.isBasic($0)
-          && (!afterACheck || tableau.symbolMarks[$0.index].changed == Tableau.changedSinceReadOut)
+          && (!afterACheck || tableau.changeState(of: $0) == (listed: true, unchecked: false))
       })
     let slot = Int(solver.tableau.basicSlot[symbol.index])
     solver.tableau.rows[slot].constant += 1e-3
@@ -391,5 +391,74 @@ import Testing
     #expect(copiesAgree())
     solver.updateVariables()
     #expect(solver.value(of: x) == 28 && solver.value(of: y) == 30)
+  }
+
+  /// The marks that list changed values for the read-out and the check are generations of
+  /// a counter (`Tableau.checkGeneration`): each check and each read-out starts one. Started
+  /// just below where the counter wraps, a solver reports the same moved variables and
+  /// values at every read-out as one whose counter is far from it, and still catches drift
+  /// in a value that an earlier check passed. Two trees of boxes, each with its own edit
+  /// variable, so that an operation moves some values and leaves others listed from before.
+  @Test(arguments: [Solver.Representation.adaptive, .lazy, .canonical])
+  func changedValuesAreListedAcrossTheGenerationCounterWrapping(
+    _ representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let fresh = Solver(representation: representation)
+    let (rootA, widths, _) = try Self.nestedBoxes(solver, count: 30)
+    let (rootB, _, _) = try Self.nestedBoxes(solver, count: 30)
+    let (freshA, _, _) = try Self.nestedBoxes(fresh, count: 30)
+    let (freshB, _, _) = try Self.nestedBoxes(fresh, count: 30)
+    _ = Self.values(solver, [])
+    _ = Self.values(fresh, [])
+    // Just after a read-out nothing is listed: every mark is at most the last generation.
+    solver.tableau.readOutGeneration = UInt32.max - 3
+    solver.tableau.checkGeneration = UInt32.max - 2
+
+    func readOut(_ solver: Solver) -> [Int32: Double] {
+      var moved: [Int32: Double] = [:]
+      solver.updateVariables { variable, value in
+        let previous = moved.updateValue(value, forKey: variable.index)
+        #expect(previous == nil, "reported twice")
+      }
+      return moved
+    }
+    // Suggestions between read-outs, on tree A (true) or B: the counter wraps at the check
+    // of the first suggestion of the second round, which moves A's values; the next round
+    // moves them again.
+    let rounds: [[(a: Bool, value: Double)]] = [
+      [(true, 100)], [(true, 1000), (false, 300)], [(true, 450)], [(false, 80)],
+      [(true, 1200), (false, 600), (true, 90)], [(false, 900)], [(true, 250), (false, 250)],
+    ]
+    for (i, suggestions) in rounds.enumerated() {
+      for (a, value) in suggestions {
+        try solver.suggestValue(a ? rootA : rootB, value)
+        try fresh.suggestValue(a ? freshA : freshB, value)
+      }
+      let got = readOut(solver)
+      let want = readOut(fresh)
+      #expect(!want.isEmpty, "round \(i) moves values")
+      #expect(got == want, "round \(i)")
+    }
+    #expect(solver.tableau.checkGeneration < 100, "the counter wrapped")
+
+    // Drift in a value that the last check passed and a later operation moves again is
+    // still caught at the end of that operation.
+    try solver.suggestValue(rootA, 1000)
+    try solver.suggestValue(rootA, 100)
+    let rebuilds = solver.counters.rebuilds
+    let tableau = solver.tableau
+    let symbol = try #require(
+      widths.dropFirst().map { solver.variableSymbols[Int($0.index)] }.first {
+        tableau.isBasic($0) && tableau.changeState(of: $0) == (listed: true, unchecked: false)
+      })
+    let slot = Int(solver.tableau.basicSlot[symbol.index])
+    solver.tableau.rows[slot].constant += 1e-3
+    solver.tableau.structureChanged()
+    solver.tableau.staleValues.append(symbol)
+    solver.tableau.updateValues()
+    #expect(solver.tableau.changeState(of: symbol) == (listed: true, unchecked: true))
+    try solver.suggestValue(rootA, 100)
+    #expect(solver.counters.rebuilds == rebuilds + 1, "caught before the read-out")
   }
 }
