@@ -116,20 +116,26 @@ extension Tableau {
   /// of the rows that name the marker, then the basic values it moves. Externals are flagged
   /// for the read-out, restricted symbols that go negative are queued in `infeasible`.
   /// Returns whether every basic dummy stayed zero.
-  mutating func applyShift(_ column: ShiftColumn, by delta: Double) -> Bool {
+  @inline(__always)
+  static func applyShift(
+    _ column: ShiftEntries, by delta: Double, rows: inout [Row], values: inout [Double],
+    marks: inout [SymbolMarks], changedExternals: inout [Symbol],
+    rechangedExternals: inout [Symbol], infeasible: inout [Symbol], generation: UInt32,
+    readOut: UInt32
+  ) -> Bool {
     rows.withUnsafeMutableBufferPointer { rows in
       for entry in column.direct {
         rows[Int(entry.target)].constant += entry.coefficient * delta
       }
     }
     return values.withUnsafeMutableBufferPointer { values in
-      symbolMarks.withUnsafeMutableBufferPointer { marks in
+      marks.withUnsafeMutableBufferPointer { marks in
         for entry in column.externals {
           let index = entry.target.index
           values[index] += entry.coefficient * delta
           Tableau.flagChanged(
-            entry.target, in: &marks[index].listed, generation: checkGeneration,
-            readOut: readOutGeneration, &changedExternals, &rechangedExternals)
+            entry.target, in: &marks[index].listed, generation: generation, readOut: readOut,
+            &changedExternals, &rechangedExternals)
         }
         for entry in column.restricted {
           let index = entry.target.index

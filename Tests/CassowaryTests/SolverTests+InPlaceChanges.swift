@@ -310,6 +310,47 @@ extension SolverTests {
     }
     #expect(solver.counters.cachedShifts > cachedBefore)
   }
+
+  @Test(arguments: representations)
+  func cachedSuggestionsGoOnAfterARefusalRestoresTheState(
+    _ representation: Solver.Representation
+  ) throws {
+    // A refused change of strength restores a copy of the whole solver, cached columns
+    // included (their lists are shared with the copy, and read through buffers the column
+    // holds). Suggestions after it take the cached path and move the values as a solver
+    // that never saw the refusal does.
+    func make() throws -> (Solver, Variable, [Variable], Constraint) {
+      let solver = Solver(representation: representation)
+      let w = solver.makeVariable("w")
+      let children = (0..<3).map { solver.makeVariable("c\($0)") }
+      try solver.addEditVariable(w, strength: .strong)
+      for c in children {
+        try solver.addConstraint((c == 0.5 * w) | .medium)
+        try solver.addConstraint(c >= 20)
+      }
+      let cap = (children[0] <= 10) | .weak
+      try solver.addConstraint(cap)
+      return (solver, w, children, cap)
+    }
+    let (solver, w, children, cap) = try make()
+    let (fresh, freshW, freshChildren, _) = try make()
+    for value in [100.0, 200, 300] {
+      try solver.suggestValue(w, value)
+      try fresh.suggestValue(freshW, value)
+    }
+    let cachedBefore = solver.counters.cachedShifts
+    #expect(cachedBefore > 0)
+    #expect(throws: SolverError.self) { try solver.setStrength(.required, of: cap) }
+    for value in [120.0, 30, 260, 90] {
+      try solver.suggestValue(w, value)
+      try fresh.suggestValue(freshW, value)
+      solver.updateVariables()
+      fresh.updateVariables()
+      expectValue(solver, w, fresh.value(of: freshW))
+      for (c, f) in zip(children, freshChildren) { expectValue(solver, c, fresh.value(of: f)) }
+    }
+    #expect(solver.counters.cachedShifts > cachedBefore)
+  }
 }
 
 /// `setConstants`: several constants at once, one re-optimisation.
