@@ -52,6 +52,9 @@ final class ExpansionScratch {
   /// The weight of each spread definition, parallel to `spreadBasics`.
   @exclusivity(unchecked) var spreadBasics = ScratchList<Symbol>(capacity: 64)
   @exclusivity(unchecked) var spreadWeights = ScratchList<Double>(capacity: 64)
+  /// The externals a cached shift lists (`Tableau.applyShift`): new ones from the start,
+  /// changed again after a check from the end.
+  @exclusivity(unchecked) var listed = ScratchList<Symbol>(capacity: 64)
 
   deinit {
     order.deallocate()
@@ -62,6 +65,7 @@ final class ExpansionScratch {
     coefficients.deallocate()
     spreadBasics.deallocate()
     spreadWeights.deallocate()
+    listed.deallocate()
   }
 }
 

@@ -116,7 +116,7 @@ extension Tableau {
     counters.rowsTouched &+= entries.direct.count
     counters.valuesUpdated &+=
       entries.externals.count &+ entries.restricted.count &+ entries.dummies.count
-    changedExternals.reserveCapacity(changedExternals.count &+ entries.externals.count)
+    expansion.listed.reserve(entries.externals.count)
     // The column's lists are read through the buffers it holds, while the arrays they
     // change (other stored properties) are written: the column taken out of the cache and
     // put back cost four retains and eight releases per shift, and its arrays opened one by
@@ -124,8 +124,8 @@ extension Tableau {
     return Tableau.applyShift(
       entries, by: delta, rows: &rows, values: &values,
       marks: &symbolMarks, changedExternals: &changedExternals,
-      rechangedExternals: &rechangedExternals, infeasible: &infeasible,
-      generation: checkGeneration, readOut: readOutGeneration)
+      rechangedExternals: &rechangedExternals, listed: expansion.listed.base,
+      infeasible: &infeasible, generation: checkGeneration, readOut: readOutGeneration)
   }
 
   /// Computes the cached column of a parametric marker at the current structure version,

@@ -1,0 +1,80 @@
+@testable import Cassowary
+import Testing
+
+/// `Tableau.applyShift`, the loops of a cached shift, against the same shift made value by
+/// value with `Tableau.flagChanged`. A shift through the solver's cache only ever finds its
+/// externals listed in the current generation or not listed at all (a check needs a change
+/// of structure, which empties the cache), so the case of a value changed again after a
+/// check is set up here by hand, on both of its listing paths (gathered, from
+/// `Tableau.batchedListing` externals on, and one by one).
+@Suite struct ShiftApplicationTests {
+  /// Marks of the externals, by position: listed in the current generation, listed and
+  /// checked since, or not listed since the last read-out (generations 9, 7, and 4 or 5; the
+  /// last read-out ended generation 5).
+  static func mark(_ i: Int) -> UInt32 { [9, 7, 4, 5, 7][i % 5] }
+
+  @Test(arguments: [5, Tableau.batchedListing - 1, Tableau.batchedListing, 40])
+  func aShiftListsAndMovesAsValueByValueUpdatesDo(externalCount: Int) {
+    let generation: UInt32 = 9
+    let readOut: UInt32 = 5
+    let symbolCount = 2 * externalCount + 8
+    // Externals on even indices (in a scattered order), restricted symbols on odd ones.
+    let externals = (0..<externalCount).map { i in
+      ShiftEntry(
+        target: Symbol(.external, index: (i * 7 % externalCount) * 2),
+        coefficient: Double(i % 3) - 0.5)
+    }
+    let restricted = (0..<6).map { i in
+      ShiftEntry(target: Symbol(.slack, index: 2 * i + 1), coefficient: i % 2 == 0 ? 1.0 : -1.0)
+    }
+    let direct = [ShiftEntry<Int32>(target: 1, coefficient: 2), .init(target: 0, coefficient: -1)]
+    let delta = 3.0
+    var rows = [Row(constant: 10), Row(constant: 20)]
+    var values = (0..<symbolCount).map { Double($0) - 4 }
+    var marks = [SymbolMarks](repeating: SymbolMarks(), count: symbolCount)
+    for (i, entry) in externals.enumerated() { marks[entry.target.index].listed = Self.mark(i) }
+    // Lists as they were before the shift (what is already listed stays where it is).
+    var changed = [Symbol(.external, index: symbolCount - 1)]
+    var rechanged: [Symbol] = []
+    var infeasible: [Symbol] = []
+
+    // The reference: the same updates one value at a time.
+    var wantValues = values
+    var wantMarks = marks
+    var wantChanged = changed
+    var wantRechanged = rechanged
+    var wantInfeasible: [Symbol] = []
+    for entry in externals {
+      wantValues[entry.target.index] += entry.coefficient * delta
+      Tableau.flagChanged(
+        entry.target, in: &wantMarks[entry.target.index].listed, generation: generation,
+        readOut: readOut, &wantChanged, &wantRechanged)
+    }
+    for entry in restricted {
+      wantValues[entry.target.index] += entry.coefficient * delta
+      if wantValues[entry.target.index] < 0 { wantInfeasible.append(entry.target) }
+    }
+
+    let listed = UnsafeMutablePointer<Symbol>.allocate(capacity: externalCount)
+    defer { listed.deallocate() }
+    let consistent = direct.withUnsafeBufferPointer { direct in
+      externals.withUnsafeBufferPointer { externals in
+        restricted.withUnsafeBufferPointer { restricted in
+          Tableau.applyShift(
+            ShiftEntries(direct: direct, externals: externals, restricted: restricted),
+            by: delta, rows: &rows, values: &values, marks: &marks,
+            changedExternals: &changed, rechangedExternals: &rechanged, listed: listed,
+            infeasible: &infeasible, generation: generation, readOut: readOut)
+        }
+      }
+    }
+    #expect(consistent)
+    #expect(rows.map(\.constant) == [10 - delta, 20 + 2 * delta])
+    #expect(values == wantValues)
+    #expect(marks.map(\.listed) == wantMarks.map(\.listed))
+    #expect(changed == wantChanged)
+    #expect(rechanged == wantRechanged)
+    #expect(infeasible == wantInfeasible)
+    #expect(!wantRechanged.isEmpty && wantChanged.count > 1, "every kind of mark is present")
+  }
+}
