@@ -195,10 +195,13 @@ struct Tableau {
   /// The values read out are the audited ones: the list of unchecked values empties too.
   mutating func drainChangedValues(_ body: (Symbol, Double) -> Void) {
     values.withUnsafeBufferPointer { values in
-      for symbol in changedExternals { body(symbol, values[symbol.index]) }
+      changedExternals.withUnsafeBufferPointer { changed in
+        for symbol in changed { body(symbol, values[symbol.index]) }
+      }
     }
     changedExternals.removeAll(keepingCapacity: true)
-    rechangedExternals.removeAll(keepingCapacity: true)
+    // Usually empty, and emptying an array costs a generic range replacement.
+    if !rechangedExternals.isEmpty { rechangedExternals.removeAll(keepingCapacity: true) }
     checkedPrefix = 0
     // No symbol is listed any more: every mark is at most the generation that ends here.
     nextCheckGeneration()
@@ -208,7 +211,7 @@ struct Tableau {
   /// Notes that the values were checked: none is unchecked any more.
   mutating func markChecked() {
     checkedPrefix = changedExternals.count
-    rechangedExternals.removeAll(keepingCapacity: true)
+    if !rechangedExternals.isEmpty { rechangedExternals.removeAll(keepingCapacity: true) }
     nextCheckGeneration()
   }
 
