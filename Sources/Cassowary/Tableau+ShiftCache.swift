@@ -22,44 +22,84 @@ struct ShiftEntry<Target> {
 }
 
 /// The cached column of one marker.
+///
+/// Its four lists live in buffers of its own (`ShiftBuffers`, a class the column holds), and
+/// `entries` points into them: a shift reads the lists through those pointers without
+/// retaining anything (reading arrays out of the cache cost four retains and four releases
+/// per shift, a fifth of an enaml suggestion). A copy of the column (a copy of the tableau,
+/// saved for a rollback) shares the buffers; a rebuild writes to buffers of its own unless
+/// no copy holds them (`begin(_:version:)`), as an array would.
 struct ShiftColumn {
-  var marker = Symbol.invalid
+  private(set) var marker = Symbol.invalid
   /// The structure version it was computed at; `.max` when empty.
-  var version = UInt64.max
-  /// Rows that name the marker directly, with its coefficient: their constants shift.
-  var direct: [ShiftEntry<Int32>] = []
-  /// Moved basic symbols and their column coefficients, in three groups by what a moved
-  /// value needs: external (flag for the read-out), restricted (queue when negative),
-  /// dummy (must stay zero).
-  var externals: [ShiftEntry<Symbol>] = []
-  var restricted: [ShiftEntry<Symbol>] = []
-  var dummies: [ShiftEntry<Symbol>] = []
-
-  /// The four lists' buffers, taken once the column is complete (`seal()`), so that a shift
-  /// reads them without retaining the arrays. They stay valid while the arrays are not
-  /// changed, which only `clear()` does (and it empties them first): the arrays keep their
-  /// buffers alive. A copy of the column (a copy of the tableau) shares the arrays and the
-  /// buffers until one of them is cleared, which then writes to buffers of its own.
+  private(set) var version = UInt64.max
+  /// Rows that name the marker directly, with its coefficient (their constants shift), and
+  /// the moved basic symbols with their column coefficients, in three groups by what a moved
+  /// value needs: external (flag for the read-out), restricted (queue when negative), dummy
+  /// (must stay zero).
   private(set) var entries = ShiftEntries()
+  private var buffers: ShiftBuffers?
 
-  /// Takes the buffers of the complete lists into `entries`.
-  mutating func seal() {
+  /// Empties the column for `marker` at `version`, with buffers that no copy shares.
+  mutating func begin(_ marker: Symbol, version: UInt64) {
+    if buffers == nil || !isKnownUniquelyReferenced(&buffers) { buffers = ShiftBuffers() }
+    let buffers = self.buffers.unsafelyUnwrapped
+    self.marker = marker
+    self.version = version
     entries = ShiftEntries(
-      direct: direct.withUnsafeBufferPointer { $0 },
-      externals: externals.withUnsafeBufferPointer { $0 },
-      restricted: restricted.withUnsafeBufferPointer { $0 },
-      dummies: dummies.withUnsafeBufferPointer { $0 })
+      direct: .init(start: buffers.direct.base, count: 0),
+      externals: .init(start: buffers.externals.base, count: 0),
+      restricted: .init(start: buffers.restricted.base, count: 0),
+      dummies: .init(start: buffers.dummies.base, count: 0))
   }
 
-  /// Empties the column, keeping its buffers.
-  mutating func clear() {
-    entries = ShiftEntries()
-    marker = .invalid
-    version = .max
-    direct.removeAll(keepingCapacity: true)
-    externals.removeAll(keepingCapacity: true)
-    restricted.removeAll(keepingCapacity: true)
-    dummies.removeAll(keepingCapacity: true)
+  /// Adds a row that names the marker directly (after `begin`).
+  mutating func addDirect(_ slot: Int32, _ coefficient: Double) {
+    let n = entries.direct.count
+    let buffers = self.buffers.unsafelyUnwrapped
+    buffers.direct.reserve(n &+ 1, keeping: n)
+    buffers.direct.base[n] = ShiftEntry(target: slot, coefficient: coefficient)
+    entries.direct = .init(start: buffers.direct.base, count: n &+ 1)
+  }
+
+  /// Adds a basic symbol the marker moves (after `begin`), to the group its kind needs.
+  mutating func addMoved(_ symbol: Symbol, _ coefficient: Double) {
+    let buffers = self.buffers.unsafelyUnwrapped
+    let entry = ShiftEntry(target: symbol, coefficient: coefficient)
+    if symbol.isExternal {
+      entries.externals = ShiftBuffers.append(entry, to: &buffers.externals, entries.externals)
+    } else if symbol.isDummy {
+      entries.dummies = ShiftBuffers.append(entry, to: &buffers.dummies, entries.dummies)
+    } else {
+      entries.restricted = ShiftBuffers.append(entry, to: &buffers.restricted, entries.restricted)
+    }
+  }
+}
+
+/// The buffers of a cached column's lists, grown to the longest column they held.
+final class ShiftBuffers {
+  @exclusivity(unchecked) var direct = ScratchList<ShiftEntry<Int32>>(capacity: 16)
+  @exclusivity(unchecked) var externals = ScratchList<ShiftEntry<Symbol>>(capacity: 16)
+  @exclusivity(unchecked) var restricted = ScratchList<ShiftEntry<Symbol>>(capacity: 16)
+  @exclusivity(unchecked) var dummies = ScratchList<ShiftEntry<Symbol>>(capacity: 16)
+
+  /// Appends `entry` to `list`, whose first `current.count` entries are kept; returns the
+  /// list's entries after it.
+  static func append(
+    _ entry: ShiftEntry<Symbol>, to list: inout ScratchList<ShiftEntry<Symbol>>,
+    _ current: UnsafeBufferPointer<ShiftEntry<Symbol>>
+  ) -> UnsafeBufferPointer<ShiftEntry<Symbol>> {
+    let n = current.count
+    list.reserve(n &+ 1, keeping: n)
+    list.base[n] = entry
+    return UnsafeBufferPointer(start: list.base, count: n &+ 1)
+  }
+
+  deinit {
+    direct.deallocate()
+    externals.deallocate()
+    restricted.deallocate()
+    dummies.deallocate()
   }
 }
 
@@ -143,26 +183,16 @@ extension Tableau {
     }
     var column = ShiftColumn()
     swap(&column, &shiftCache.columns[k])
-    column.clear()
-    column.marker = marker
-    column.version = structureVersion
+    column.begin(marker, version: structureVersion)
     for slot in slots(holding: marker) {
-      let coefficient = rows[Int(slot)].coefficient(for: marker)
-      column.direct.append(ShiftEntry(target: slot, coefficient: coefficient))
+      column.addDirect(slot, rows[Int(slot)].coefficient(for: marker))
     }
     // Every coefficient that is not exactly zero is kept, so the cached shift moves the
     // same values the general path would.
     forEachColumnEntry(of: marker) { b, d in
       guard d != 0 else { return }
-      if b.isExternal {
-        column.externals.append(ShiftEntry(target: b, coefficient: d))
-      } else if b.isDummy {
-        column.dummies.append(ShiftEntry(target: b, coefficient: d))
-      } else {
-        column.restricted.append(ShiftEntry(target: b, coefficient: d))
-      }
+      column.addMoved(b, d)
     }
-    column.seal()
     swap(&column, &shiftCache.columns[k])
     return k
   }

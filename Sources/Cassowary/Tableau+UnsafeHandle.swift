@@ -138,7 +138,8 @@ extension Tableau {
       marks.withUnsafeMutableBufferPointer { marks in
         let room = column.externals.count
         guard room >= Tableau.batchedListing else {
-          // Room first: the appends then check no uniqueness in the loop.
+          // Room first: the optimiser then knows the array is unique, and the appends in
+          // the loop call no uniqueness check (each still checks the capacity).
           changedExternals.reserveCapacity(changedExternals.count &+ room)
           for entry in column.externals {
             let index = entry.target.index

@@ -54,7 +54,7 @@ struct Tableau {
   var checkGeneration: UInt32 = 1
   /// The generation that the last read-out ended.
   var readOutGeneration: UInt32 = 0
-  /// Per symbol, a traversal mark, a topological level and the change flags (`SymbolMarks`).
+  /// Per symbol, a traversal mark, a topological level and the change mark (`SymbolMarks`).
   var symbolMarks: [SymbolMarks] = []
   var visitEpoch: UInt32 = 0
   /// A sparse accumulator for expansions and column computations.
@@ -560,7 +560,7 @@ struct Tableau {
   }
 }
 
-/// A symbol's traversal mark, topological level and change flags, side by side: the value
+/// A symbol's traversal mark, topological level and change mark, side by side: the value
 /// pass reads them all for every symbol it queues (in three arrays, three cache misses per
 /// updated value in a large tree).
 struct SymbolMarks {

@@ -399,9 +399,11 @@ import Testing
   /// values at every read-out as one whose counter is far from it, and still catches drift
   /// in a value that an earlier check passed. Two trees of boxes, each with its own edit
   /// variable, so that an operation moves some values and leaves others listed from before.
-  @Test(arguments: [Solver.Representation.adaptive, .lazy, .canonical])
+  /// Started two generations below the wrap, the counter wraps at a check (the first
+  /// suggestion of the second round); started one below, at a read-out (the first).
+  @Test(arguments: [Solver.Representation.adaptive, .lazy, .canonical], [UInt32(2), 1])
   func changedValuesAreListedAcrossTheGenerationCounterWrapping(
-    _ representation: Solver.Representation
+    _ representation: Solver.Representation, below: UInt32
   ) throws {
     let solver = Solver(representation: representation)
     let fresh = Solver(representation: representation)
@@ -412,8 +414,8 @@ import Testing
     _ = Self.values(solver, [])
     _ = Self.values(fresh, [])
     // Just after a read-out nothing is listed: every mark is at most the last generation.
-    solver.tableau.readOutGeneration = UInt32.max - 3
-    solver.tableau.checkGeneration = UInt32.max - 2
+    solver.tableau.readOutGeneration = UInt32.max - below - 1
+    solver.tableau.checkGeneration = UInt32.max - below
 
     func readOut(_ solver: Solver) -> [Int32: Double] {
       var moved: [Int32: Double] = [:]
@@ -423,11 +425,11 @@ import Testing
       }
       return moved
     }
-    // Suggestions between read-outs, on tree A (true) or B: the counter wraps at the check
-    // of the first suggestion of the second round, which moves A's values; the next round
-    // moves them again.
+    // Suggestions between read-outs, on tree A (true) or B. In the second round A's values,
+    // listed before the wrap, move again after it; so they do in the third round after the
+    // read-out.
     let rounds: [[(a: Bool, value: Double)]] = [
-      [(true, 100)], [(true, 1000), (false, 300)], [(true, 450)], [(false, 80)],
+      [(true, 100)], [(true, 1000), (false, 300), (true, 700)], [(true, 450)], [(false, 80)],
       [(true, 1200), (false, 600), (true, 90)], [(false, 900)], [(true, 250), (false, 250)],
     ]
     for (i, suggestions) in rounds.enumerated() {
@@ -435,12 +437,19 @@ import Testing
         try solver.suggestValue(a ? rootA : rootB, value)
         try fresh.suggestValue(a ? freshA : freshB, value)
       }
+      // Each changed value is listed once (a mark that forgot its listing would list it
+      // again: read-outs would still agree, checks would repeat).
+      let changed = solver.tableau.changedExternals
+      let rechanged = solver.tableau.rechangedExternals
+      #expect(Set(changed).count == changed.count, "round \(i): listed twice")
+      #expect(Set(rechanged).count == rechanged.count, "round \(i): listed again twice")
       let got = readOut(solver)
       let want = readOut(fresh)
       #expect(!want.isEmpty, "round \(i) moves values")
       #expect(got == want, "round \(i)")
     }
     #expect(solver.tableau.checkGeneration < 100, "the counter wrapped")
+    #expect(solver.tableau.readOutGeneration < solver.tableau.checkGeneration)
 
     // Drift in a value that the last check passed and a later operation moves again is
     // still caught at the end of that operation.

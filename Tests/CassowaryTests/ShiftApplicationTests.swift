@@ -2,19 +2,20 @@
 import Testing
 
 /// `Tableau.applyShift`, the loops of a cached shift, against the same shift made value by
-/// value with `Tableau.flagChanged`. A shift through the solver's cache only ever finds its
-/// externals listed in the current generation or not listed at all (a check needs a change
-/// of structure, which empties the cache), so the case of a value changed again after a
-/// check is set up here by hand, on both of its listing paths (gathered, from
-/// `Tableau.batchedListing` externals on, and one by one).
+/// value with `Tableau.flagChanged`. Through the solver, a cached shift rarely finds an
+/// external listed and checked since (the general path lists only values that moved, the
+/// column every value it can move, so a value the check passed and the general path left
+/// alone can be one), so every kind of mark is set up here by hand, on both listing paths
+/// (gathered, from `Tableau.batchedListing` externals on, and one by one), with dummies
+/// that stay zero and one that does not.
 @Suite struct ShiftApplicationTests {
   /// Marks of the externals, by position: listed in the current generation, listed and
   /// checked since, or not listed since the last read-out (generations 9, 7, and 4 or 5; the
   /// last read-out ended generation 5).
   static func mark(_ i: Int) -> UInt32 { [9, 7, 4, 5, 7][i % 5] }
 
-  @Test(arguments: [5, Tableau.batchedListing - 1, Tableau.batchedListing, 40])
-  func aShiftListsAndMovesAsValueByValueUpdatesDo(externalCount: Int) {
+  @Test(arguments: [5, Tableau.batchedListing - 1, Tableau.batchedListing, 40], [false, true])
+  func aShiftListsAndMovesAsValueByValueUpdatesDo(externalCount: Int, brokenDummy: Bool) {
     let generation: UInt32 = 9
     let readOut: UInt32 = 5
     let symbolCount = 2 * externalCount + 8
@@ -28,9 +29,14 @@ import Testing
       ShiftEntry(target: Symbol(.slack, index: 2 * i + 1), coefficient: i % 2 == 0 ? 1.0 : -1.0)
     }
     let direct = [ShiftEntry<Int32>(target: 1, coefficient: 2), .init(target: 0, coefficient: -1)]
+    // Dummies at the last indices: zero before, and moved by 0 (stays zero) or by 3.
+    let dummies = [
+      ShiftEntry(target: Symbol(.dummy, index: symbolCount - 3), coefficient: 0.0),
+      ShiftEntry(target: Symbol(.dummy, index: symbolCount - 2), coefficient: brokenDummy ? 1 : 0),
+    ]
     let delta = 3.0
     var rows = [Row(constant: 10), Row(constant: 20)]
-    var values = (0..<symbolCount).map { Double($0) - 4 }
+    var values = (0..<symbolCount).map { $0 >= symbolCount - 3 ? 0 : Double($0) - 4 }
     var marks = [SymbolMarks](repeating: SymbolMarks(), count: symbolCount)
     for (i, entry) in externals.enumerated() { marks[entry.target.index].listed = Self.mark(i) }
     // Lists as they were before the shift (what is already listed stays where it is).
@@ -54,21 +60,25 @@ import Testing
       wantValues[entry.target.index] += entry.coefficient * delta
       if wantValues[entry.target.index] < 0 { wantInfeasible.append(entry.target) }
     }
+    for entry in dummies { wantValues[entry.target.index] += entry.coefficient * delta }
 
     let listed = UnsafeMutablePointer<Symbol>.allocate(capacity: externalCount)
     defer { listed.deallocate() }
     let consistent = direct.withUnsafeBufferPointer { direct in
       externals.withUnsafeBufferPointer { externals in
         restricted.withUnsafeBufferPointer { restricted in
-          Tableau.applyShift(
-            ShiftEntries(direct: direct, externals: externals, restricted: restricted),
-            by: delta, rows: &rows, values: &values, marks: &marks,
-            changedExternals: &changed, rechangedExternals: &rechanged, listed: listed,
-            infeasible: &infeasible, generation: generation, readOut: readOut)
+          dummies.withUnsafeBufferPointer { dummies in
+            Tableau.applyShift(
+              ShiftEntries(
+                direct: direct, externals: externals, restricted: restricted, dummies: dummies),
+              by: delta, rows: &rows, values: &values, marks: &marks,
+              changedExternals: &changed, rechangedExternals: &rechanged, listed: listed,
+              infeasible: &infeasible, generation: generation, readOut: readOut)
+          }
         }
       }
     }
-    #expect(consistent)
+    #expect(consistent == !brokenDummy)
     #expect(rows.map(\.constant) == [10 - delta, 20 + 2 * delta])
     #expect(values == wantValues)
     #expect(marks.map(\.listed) == wantMarks.map(\.listed))
