@@ -55,11 +55,9 @@ struct ShiftColumn {
 
   /// Adds a row that names the marker directly (after `begin`).
   mutating func addDirect(_ slot: Int32, _ coefficient: Double) {
-    let n = entries.direct.count
     let buffers = self.buffers.unsafelyUnwrapped
-    buffers.direct.reserve(n &+ 1, keeping: n)
-    buffers.direct.base[n] = ShiftEntry(target: slot, coefficient: coefficient)
-    entries.direct = .init(start: buffers.direct.base, count: n &+ 1)
+    entries.direct = ShiftBuffers.append(
+      ShiftEntry(target: slot, coefficient: coefficient), to: &buffers.direct, entries.direct)
   }
 
   /// Adds a basic symbol the marker moves (after `begin`), to the group its kind needs.
@@ -85,10 +83,10 @@ final class ShiftBuffers {
 
   /// Appends `entry` to `list`, whose first `current.count` entries are kept; returns the
   /// list's entries after it.
-  static func append(
-    _ entry: ShiftEntry<Symbol>, to list: inout ScratchList<ShiftEntry<Symbol>>,
-    _ current: UnsafeBufferPointer<ShiftEntry<Symbol>>
-  ) -> UnsafeBufferPointer<ShiftEntry<Symbol>> {
+  static func append<Target>(
+    _ entry: ShiftEntry<Target>, to list: inout ScratchList<ShiftEntry<Target>>,
+    _ current: UnsafeBufferPointer<ShiftEntry<Target>>
+  ) -> UnsafeBufferPointer<ShiftEntry<Target>> {
     let n = current.count
     list.reserve(n &+ 1, keeping: n)
     list.base[n] = entry
@@ -157,10 +155,8 @@ extension Tableau {
     counters.valuesUpdated &+=
       entries.externals.count &+ entries.restricted.count &+ entries.dummies.count
     expansion.listed.reserve(entries.externals.count)
-    // The column's lists are read through the buffers it holds, while the arrays they
-    // change (other stored properties) are written: the column taken out of the cache and
-    // put back cost four retains and eight releases per shift, and its arrays opened one by
-    // one four of each, a fifth of an enaml suggestion's instructions.
+    // The column's lists are read through its buffers (`ShiftColumn`) while the tableau's
+    // arrays, other stored properties, are written.
     return Tableau.applyShift(
       entries, by: delta, rows: &rows, values: &values,
       marks: &symbolMarks, changedExternals: &changedExternals,

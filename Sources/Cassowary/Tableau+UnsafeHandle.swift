@@ -155,12 +155,12 @@ extension Tableau {
         for entry in column.externals {
           let index = entry.target.index
           values[index] += entry.coefficient * delta
-          let mark = marks[index].listed
-          guard mark != generation else { continue }
-          if mark > readOut {
+          switch Tableau.listing(marks[index].listed, generation: generation, readOut: readOut) {
+          case .listed: continue
+          case .again:
             again &+= 1
             listed[room &- again] = entry.target
-          } else {
+          case .new:
             listed[new] = entry.target
             new &+= 1
           }

@@ -50,7 +50,7 @@ struct Tableau {
   /// listed: over `readOutGeneration` it is listed for the read-out, and equal to
   /// `checkGeneration` it changed since the last check. A check or a read-out is then one
   /// increment instead of a write per listed symbol (two passes over the moved values of a
-  /// tick, each a cache miss per value in a large tree).
+  /// tick).
   var checkGeneration: UInt32 = 1
   /// The generation that the last read-out ended.
   var readOutGeneration: UInt32 = 0
@@ -254,13 +254,20 @@ struct Tableau {
     _ symbol: Symbol, in mark: inout UInt32, generation: UInt32, readOut: UInt32,
     _ changedExternals: inout [Symbol], _ rechangedExternals: inout [Symbol]
   ) {
-    guard mark != generation else { return }
-    if mark > readOut {
-      rechangedExternals.append(symbol)
-    } else {
-      changedExternals.append(symbol)
+    switch listing(mark, generation: generation, readOut: readOut) {
+    case .listed: return
+    case .again: rechangedExternals.append(symbol)
+    case .new: changedExternals.append(symbol)
     }
     mark = generation
+  }
+
+  /// Which list a changed external with this mark joins, if any.
+  enum Listing { case listed, new, again }
+
+  @inline(__always)
+  static func listing(_ mark: UInt32, generation: UInt32, readOut: UInt32) -> Listing {
+    mark == generation ? .listed : mark > readOut ? .again : .new
   }
 
   // MARK: - Column index
