@@ -30,6 +30,16 @@ import Testing
     return (root, widths, constraints)
   }
 
+  /// Moves a basic symbol's row a thousandth of a point off its constraints, as a pivot on
+  /// a round-off element would, and lets the values follow it.
+  static func knockOff(_ solver: Solver, _ symbol: Symbol) {
+    let slot = Int(solver.tableau.basicSlot[symbol.index])
+    solver.tableau.rows[slot].constant += 1e-3
+    solver.tableau.structureChanged()
+    solver.tableau.staleValues.append(symbol)
+    solver.tableau.updateValues()
+  }
+
   static func values(_ solver: Solver, _ variables: [Variable]) -> [Double] {
     solver.updateVariables()
     return variables.map { solver.value(of: $0) }
@@ -84,11 +94,7 @@ import Testing
       widths.dropFirst().map { solver.variableSymbols[Int($0.index)] }.first {
         solver.tableau.isBasic($0)
       })
-    let slot = Int(solver.tableau.basicSlot[symbol.index])
-    solver.tableau.rows[slot].constant += 1e-3
-    solver.tableau.structureChanged()
-    solver.tableau.staleValues.append(symbol)
-    solver.tableau.updateValues()
+    Self.knockOff(solver, symbol)
 
     let after = Self.values(solver, widths)
     #expect(solver.counters.rebuilds == 1)
@@ -129,11 +135,7 @@ import Testing
         tableau.isBasic($0)
           && (!afterACheck || tableau.changeState(of: $0) == (listed: true, unchecked: false))
       })
-    let slot = Int(solver.tableau.basicSlot[symbol.index])
-    solver.tableau.rows[slot].constant += 1e-3
-    solver.tableau.structureChanged()
-    solver.tableau.staleValues.append(symbol)
-    solver.tableau.updateValues()
+    Self.knockOff(solver, symbol)
     #expect(solver.tableau.rechangedExternals.contains(symbol) == afterACheck)
     // The operation ends (a suggestion of the value the root already has moves nothing).
     try solver.suggestValue(root, 100)
@@ -461,11 +463,7 @@ import Testing
       widths.dropFirst().map { solver.variableSymbols[Int($0.index)] }.first {
         tableau.isBasic($0) && tableau.changeState(of: $0) == (listed: true, unchecked: false)
       })
-    let slot = Int(solver.tableau.basicSlot[symbol.index])
-    solver.tableau.rows[slot].constant += 1e-3
-    solver.tableau.structureChanged()
-    solver.tableau.staleValues.append(symbol)
-    solver.tableau.updateValues()
+    Self.knockOff(solver, symbol)
     #expect(solver.tableau.changeState(of: symbol) == (listed: true, unchecked: true))
     try solver.suggestValue(rootA, 100)
     #expect(solver.counters.rebuilds == rebuilds + 1, "caught before the read-out")

@@ -277,14 +277,9 @@ extension SolverTests {
     #expect(solver.counters.cachedShifts > 0)
   }
 
-  @Test(arguments: representations)
-  func repeatedSuggestionsFollowAStructureChange(_ representation: Solver.Representation)
-    throws
-  {
-    // A parent width w and three children at half of it, each with a lower bound. Runs of
-    // suggestions on w take the cached path; adding a constraint in between changes the
-    // rows the cached column was computed from.
-    let solver = Solver(representation: representation)
+  /// A parent width w (a strong edit variable) and three children at half of it, each with a
+  /// lower bound of 20.
+  static func halfWidthChildren(_ solver: Solver) throws -> (w: Variable, children: [Variable]) {
     let w = solver.makeVariable("w")
     let children = (0..<3).map { solver.makeVariable("c\($0)") }
     try solver.addEditVariable(w, strength: .strong)
@@ -292,6 +287,17 @@ extension SolverTests {
       try solver.addConstraint((c == 0.5 * w) | .medium)
       try solver.addConstraint(c >= 20)
     }
+    return (w, children)
+  }
+
+  @Test(arguments: representations)
+  func repeatedSuggestionsFollowAStructureChange(_ representation: Solver.Representation)
+    throws
+  {
+    // Runs of suggestions on w take the cached path; adding a constraint in between changes
+    // the rows the cached column was computed from.
+    let solver = Solver(representation: representation)
+    let (w, children) = try Self.halfWidthChildren(solver)
     func expectChildren(_ expected: [Double]) {
       solver.updateVariables()
       for (c, e) in zip(children, expected) { expectValue(solver, c, e) }
@@ -321,13 +327,7 @@ extension SolverTests {
     // that never saw the refusal does.
     func make() throws -> (Solver, Variable, [Variable], Constraint) {
       let solver = Solver(representation: representation)
-      let w = solver.makeVariable("w")
-      let children = (0..<3).map { solver.makeVariable("c\($0)") }
-      try solver.addEditVariable(w, strength: .strong)
-      for c in children {
-        try solver.addConstraint((c == 0.5 * w) | .medium)
-        try solver.addConstraint(c >= 20)
-      }
+      let (w, children) = try Self.halfWidthChildren(solver)
       let cap = (children[0] <= 10) | .weak
       try solver.addConstraint(cap)
       return (solver, w, children, cap)
