@@ -25,9 +25,11 @@ let package = Package(
       traits: ["MallocInterposer"]),
   ],
   targets: [
-    // The incremental simplex solver. Imports nothing, not even Foundation.
-    .target(name: "Cassowary"),
-    // Prefetch hints (`__builtin_prefetch`) for a long list's frame copy.
+    // The incremental simplex solver. Imports nothing but the prefetch hints, not even
+    // Foundation.
+    .target(name: "Cassowary", dependencies: ["CPrefetch"]),
+    // Prefetch hints (`__builtin_prefetch`) for loops over values scattered in memory: a
+    // long list's frame copy, the solver's read-out and check of many changed values.
     .target(name: "CPrefetch"),
     // The line-oriented constraint script format read by `layout-bench solve`.
     .target(name: "ConstraintScript", dependencies: ["Cassowary"]),

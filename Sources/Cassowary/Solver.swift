@@ -127,22 +127,24 @@ public final class Solver {
     if moved.count < most { moved.append(contentsOf: repeatElement(0, count: most &- moved.count)) }
     var count = 0
     moved.withUnsafeMutableBufferPointer { moved in
-      symbolVariables.withUnsafeBufferPointer { variableOf in
-        variableValues.withUnsafeMutableBufferPointer { out in
-          tableau.drainChangedValues { symbol, value in
-            let index = Int(variableOf[symbol.index])
-            guard out[index] != value else { return }
-            out[index] = value
-            moved[count] = Int32(index)
-            count &+= 1
-          }
-        }
+      copyChangedValues { index in
+        moved[count] = Int32(truncatingIfNeeded: index)
+        count &+= 1
       }
     }
     for i in 0..<count {
       let index = moved[i]
       didChange(Variable(index: index), variableValues[Int(index)])
     }
+  }
+
+  /// Like ``updateVariables(_:)`` for a client in this package that only needs to know
+  /// which variables moved: `moved` gets each one's index (`Variable.index`) during the
+  /// copy, with no list kept between two loops and no second read of the value. `moved`
+  /// must not call into this solver: its arrays are open while it runs.
+  package func updateVariables(reportingMoved moved: (Int) -> Void) {
+    screenOperation()
+    copyChangedValues(moved)
   }
 
   /// Ends every operation that can move values: when it changed rows, the values changed

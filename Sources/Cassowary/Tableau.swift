@@ -194,10 +194,19 @@ struct Tableau {
   /// Hands every external value changed since the last call to `body` (symbol, value).
   /// The values read out are the audited ones: the list of unchecked values empties too.
   mutating func drainChangedValues(_ body: (Symbol, Double) -> Void) {
+    drainChangedList { changed, values in
+      for symbol in changed { body(symbol, values[symbol.index]) }
+    }
+  }
+
+  /// `drainChangedValues(_:)` for a loop that needs the whole list at once (to request the
+  /// lines of values some way ahead): `body` gets the changed symbols and the values by
+  /// symbol index.
+  mutating func drainChangedList(
+    _ body: (UnsafeBufferPointer<Symbol>, UnsafeBufferPointer<Double>) -> Void
+  ) {
     values.withUnsafeBufferPointer { values in
-      changedExternals.withUnsafeBufferPointer { changed in
-        for symbol in changed { body(symbol, values[symbol.index]) }
-      }
+      changedExternals.withUnsafeBufferPointer { changed in body(changed, values) }
     }
     changedExternals.removeAll(keepingCapacity: true)
     // Usually empty, and emptying an array costs a generic range replacement.

@@ -55,11 +55,14 @@ final class LayoutEngine {
   /// more rows touched (measured in the notes of issue 16, stop 34).
   let solver = Solver(representation: .lazy)
   unowned(unsafe) var window: Window?
-  /// For each solver variable, indexed by `Variable.index`, the view to flag for layout when
-  /// its value changes: its view's superview, or the view itself when it has none (the
-  /// window); nil once detached. The superview is stored rather than read through the view
-  /// at each read-out: that read was a cache miss per moved value in a large tree (the
-  /// views are scattered over the heap; this array is in variable order). A view changes
+  /// For each view, indexed by its first variable's index over 4 (every variable of the
+  /// solver is one of four of a view, made in order by `attach`), the view to flag for
+  /// layout when one of its values changes: its superview, or the view itself when it has
+  /// none (the window); nil once detached. The superview is stored rather than read through
+  /// the view at each read-out: that read was a cache miss per moved value in a large tree
+  /// (the views are scattered over the heap; this array is in variable order). One entry
+  /// per view, not per variable: a list's moved cells are 11 entries apart, not 44, close
+  /// enough for the processor to fetch them ahead on its own. A view changes
   /// superview only by leaving the tree (`removeFromSuperview` detaches it from the engine)
   /// and joining it again (`attach` reads the new superview); the harness's frame check
   /// fails at once when a target is wrong (tried: the view itself as its target).
@@ -97,13 +100,14 @@ final class LayoutEngine {
       // four names made per view cost 2% of a cold Auto Layout build and four strings of
       // memory.
       let vars = ViewVariables(x: solver.makeVariable(), engine: serial)
-      precondition(Int(vars.x.index) == layoutTargets.count, "layout targets out of step")
+      precondition(
+        Int(vars.x.index) == layoutTargets.count &* 4, "layout targets out of step")
       for k in 1...3 {
         let next = solver.makeVariable()
         precondition(
           next.index == vars.x.index + Int32(k), "a view's variables are not consecutive")
       }
-      for _ in 0..<4 { layoutTargets.append(target) }
+      layoutTargets.append(target)
       view.variables = vars
     }
     for constraint in view.attachedConstraints
@@ -128,8 +132,7 @@ final class LayoutEngine {
   }
 
   private func setLayoutTarget(_ target: Unmanaged<View>?, of vars: ViewVariables) {
-    let first = Int(vars.x.index)
-    for index in first..<(first &+ 4) { layoutTargets[index] = target }
+    layoutTargets[Int(vars.x.index) >> 2] = target
   }
 
   func variables(of view: View) -> ViewVariables {
@@ -270,18 +273,19 @@ final class LayoutEngine {
     solves += 1
     // Moved variables come view by view and sibling by sibling (a cell's y, the next
     // cell's y...): one flag per run of the same superview. The targets are read without a
-    // retain (the window holds every attached view while it solves).
+    // retain (the window holds every attached view while it solves), during the solver's
+    // copy of the values: flagging only queues views, it never calls the solver.
     var lastFlagged: Unmanaged<View>?
     let window = window
     layoutTargets.withUnsafeBufferPointer { targets in
-      solver.updateVariables { variable, _ in
-        guard let target = targets[Int(variable.index)],
+      solver.updateVariables(reportingMoved: { index in
+        guard let target = targets[index >> 2],
           target.toOpaque() != lastFlagged?.toOpaque()
         else { return }
         lastFlagged = target
         // Attached views are the window's: flagged in it without reading their `owner`.
         target._withUnsafeGuaranteedRef { $0.setNeedsLayout(owner: window) }
-      }
+      })
     }
   }
 }

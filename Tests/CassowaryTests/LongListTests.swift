@@ -1,0 +1,106 @@
+@testable import Cassowary
+import Testing
+
+/// The loops over many changed values (the read-out and the check of required
+/// constraints) take another path from `Solver.prefetchMinimum` values on: they request
+/// the lines of values ahead. A list of boxes, each below the one before it, moves every
+/// box when the first one moves: above and below that count, the read-out must report
+/// exactly the boxes that moved, and the check must catch drift wherever it is in the list.
+@Suite struct LongListTests {
+  /// `count` boxes of height 10, each 2 below the one above it; the first one's top is an
+  /// edit variable (strong), suggested at 0.
+  static func list(
+    _ solver: Solver, count: Int
+  ) throws -> (top: Variable, tops: [Variable], heights: [Variable]) {
+    let top = solver.makeVariable("top")
+    try solver.addEditVariable(top, strength: .strong)
+    try solver.suggestValue(top, 0)
+    var tops = [top]
+    var heights: [Variable] = []
+    for i in 0..<count {
+      let height = solver.makeVariable("h\(i)")
+      try solver.addConstraint(height == 10)
+      heights.append(height)
+      if i + 1 < count {
+        let next = solver.makeVariable("y\(i + 1)")
+        try solver.addConstraint(next == tops[i] + height + 2)
+        tops.append(next)
+      }
+    }
+    solver.updateVariables()
+    return (top, tops, heights)
+  }
+
+  static let sizes = [40, Solver.prefetchMinimum - 1, Solver.prefetchMinimum, 3_000]
+
+  @Test(arguments: sizes, [Solver.Representation.lazy, .canonical])
+  func theReadOutReportsExactlyTheVariablesThatMoved(
+    count: Int, representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let (top, tops, heights) = try Self.list(solver, count: count)
+    let all = tops + heights
+    for (step, value) in [37.5, 37.5, -12.0, 0.0].enumerated() {
+      let before = all.map { solver.value(of: $0) }
+      try solver.suggestValue(top, value)
+      var reported: [Int] = []
+      solver.updateVariables(reportingMoved: { reported.append($0) })
+      let moved = Set(
+        zip(all, before).filter { solver.value(of: $0) != $1 }.map { Int($0.0.index) })
+      #expect(reported.count == Set(reported).count, "step \(step): a variable reported twice")
+      #expect(Set(reported) == moved, "step \(step)")
+      // Every box moved with the first (none when the suggestion repeated the value).
+      #expect(moved.count == (step == 1 ? 0 : count), "step \(step)")
+      for (i, y) in tops.enumerated() {
+        let expected = value + 12 * Double(i)
+        #expect(abs(solver.value(of: y) - expected) < 1e-9, "step \(step), box \(i)")
+      }
+    }
+  }
+
+  /// The public read-out, which collects the moved variables before reporting them, says
+  /// the same as the package one.
+  @Test(arguments: [Solver.prefetchMinimum - 1, 3_000])
+  func bothReadOutsReportTheSameVariables(count: Int) throws {
+    let collecting = Solver(representation: .lazy)
+    let direct = Solver(representation: .lazy)
+    let (topA, _, _) = try Self.list(collecting, count: count)
+    let (topB, _, _) = try Self.list(direct, count: count)
+    for value in [5.0, 5.0, 300.0] {
+      try collecting.suggestValue(topA, value)
+      try direct.suggestValue(topB, value)
+      var a: [Int32: Double] = [:]
+      collecting.updateVariables { a[$0.index] = $1 }
+      // The package read-out's closure must not call the solver: the values are read after.
+      var indices: [Int] = []
+      direct.updateVariables(reportingMoved: { indices.append($0) })
+      var b: [Int32: Double] = [:]
+      for index in indices { b[Int32(index)] = direct.value(of: Variable(index: Int32(index))) }
+      #expect(a == b)
+    }
+  }
+
+  /// Drift in the row of a box far down a long list of unchecked values (as a pivot on a
+  /// round-off element would leave) is caught at the end of the next operation, and the
+  /// rebuilt solver has the right values.
+  @Test(arguments: [Solver.prefetchMinimum - 1, Solver.prefetchMinimum, 3_000])
+  func driftFarDownALongListIsCaught(count: Int) throws {
+    let solver = Solver(representation: .lazy)
+    let (top, tops, _) = try Self.list(solver, count: count)
+    // Moves every box through rows the last check saw: no check runs, every value stays
+    // listed as unchecked.
+    try solver.suggestValue(top, 50)
+    #expect(solver.tableau.changedExternals.count - solver.tableau.checkedPrefix >= count)
+    let rebuilds = solver.counters.rebuilds
+    // The box at 90% of the list: its value comes late in the list the check reads.
+    let symbol = solver.variableSymbols[Int(tops[count * 9 / 10].index)]
+    try #require(solver.tableau.isBasic(symbol))
+    RecoveryTests.knockOff(solver, symbol)
+    try solver.suggestValue(top, 50)  // the same value: the operation only ends
+    #expect(solver.counters.rebuilds == rebuilds + 1, "caught before the read-out")
+    solver.updateVariables()
+    for (i, y) in tops.enumerated() {
+      #expect(abs(solver.value(of: y) - (50 + 12 * Double(i))) < 1e-9, "box \(i)")
+    }
+  }
+}
