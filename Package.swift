@@ -49,11 +49,13 @@ let package = Package(
       name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
     // Allocation counts per tick from jemalloc (linking it replaces malloc).
     .target(name: "JemallocProbe", dependencies: ["CJemalloc", "LayoutHarness"]),
+    // The options jemalloc starts with in `layout-bench`: huge pages for large trees.
+    .target(name: "CJemallocConfig"),
     .executableTarget(
       name: "layout-bench",
       dependencies: [
         "BenchSupport", "Cassowary", "ConstraintScript", "LayoutHarness", "LayoutModel",
-        "SolverBench", "CJemalloc", "JemallocProbe",
+        "SolverBench", "CJemalloc", "CJemallocConfig", "JemallocProbe",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

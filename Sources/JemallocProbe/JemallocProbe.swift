@@ -39,6 +39,16 @@ public final class JemallocProbe: AllocationProbe {
     return String(cString: pointer)
   }()
 
+  /// jemalloc's transparent huge page option in effect (`opt.thp`: `always`, `never` or
+  /// `default`), or nil when the allocator is not jemalloc. Timings of large trees depend
+  /// on it, so reports name it with the allocator.
+  public static let hugePages: String? = {
+    var pointer: UnsafePointer<CChar>?
+    var size = MemoryLayout<UnsafePointer<CChar>?>.size
+    guard mallctl("opt.thp", &pointer, &size, nil, 0) == 0, let pointer else { return nil }
+    return String(cString: pointer)
+  }()
+
   public func read() -> (count: UInt64, bytes: UInt64) {
     (Self.requests() ?? 0, allocated.pointee)
   }

@@ -2,6 +2,7 @@
   @preconcurrency import Glibc
 #endif
 import ArgumentParser
+import CJemallocConfig
 import LayoutHarness
 internal import Foundation
 
@@ -25,6 +26,9 @@ struct LayoutBench: ParsableCommand {
   /// output is checked first: a full disk or a closed pipe must not end in exit 0 with
   /// nothing written.
   static func main() {
+    // jemalloc's start-up options (`CJemallocConfig`): named here so that no linker drops
+    // the definition jemalloc looks up.
+    _ = cjemalloc_config()
     var outcome: (any Error)?
     do {
       var command = try parseAsRoot()

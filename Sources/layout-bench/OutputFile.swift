@@ -133,7 +133,12 @@ func environmentInfo() -> [String: String] {
   info["date"] = ISO8601DateFormatter().string(from: Date())
   info["cpuModel"] = cpuModel() ?? "unknown"
   info["swift"] = swiftVersion
-  info["allocator"] = JemallocProbe.version.map { "jemalloc \($0)" } ?? "system"
+  // The huge page option is named with the version: a tick of a large tree takes about a
+  // fifth longer without huge pages (`CJemallocConfig`), and `compare` must see that the
+  // environment changed. Named from jemalloc itself, after MALLOC_CONF had its say.
+  info["allocator"] =
+    JemallocProbe.version.map { "jemalloc \($0), thp \(JemallocProbe.hugePages ?? "unknown")" }
+    ?? "system"
   info["tool"] = "layout-bench \(LayoutBench.configuration.version)"
   return info
 }
