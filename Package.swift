@@ -49,8 +49,11 @@ let package = Package(
       name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
     // Allocation counts per tick from jemalloc (linking it replaces malloc).
     .target(name: "JemallocProbe", dependencies: ["CJemalloc", "LayoutHarness"]),
-    // The options jemalloc starts with in `layout-bench`: huge pages for large trees.
-    .target(name: "CJemallocConfig"),
+    // The options jemalloc starts with in `layout-bench`: huge pages for large trees. Its
+    // debug information is DWARF 4: clang writes 5 by default, whose string forms
+    // valgrind 3.19 (Debian 12) cannot read, and it then refuses to run the executable
+    // (`--instructions`, Scripts/callgrind-tick.sh).
+    .target(name: "CJemallocConfig", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
     .executableTarget(
       name: "layout-bench",
       dependencies: [
