@@ -9,53 +9,69 @@ extension Solver {
   /// Copies the values of the symbols changed since the last read-out into
   /// `variableValues`.
   func copyChangedValues() {
-    copyChangedValues { _ in }
+    copyChangedValues(reporting: false) { _ in }
   }
 
   /// Copies the values of the symbols changed since the last read-out into
   /// `variableValues`, and calls `moved` with the index of each variable whose value is now
   /// different. `moved` must not call into the solver: its arrays are open while it runs.
+  func copyChangedValues(_ moved: (Int) -> Void) {
+    copyChangedValues(reporting: true, moved)
+  }
+
+  /// The loop of both: `reporting` (a constant where it is inlined) says whether the copy
+  /// compares each value with the last one and calls `moved`.
   ///
   /// In a large tree the changed symbols are far apart (a cell's y every 150 symbols or so
   /// in a list), so each one's variable, value and copy are a cache miss of their own. The
-  /// list is known before the loop starts: from `Solver.prefetchMinimum` values on, each
+  /// list is known before the loop starts: when it is long (`prefetches(_:)`), each
   /// symbol's variable and value are requested 16 values ahead, and its copy's line 8 ahead
-  /// (its variable is in cache by then), so that the misses overlap.
+  /// (its variable is in cache by then), so that the misses overlap. Shorter lists take a
+  /// loop without the requests, which would only cost instructions.
   @inline(__always)
-  func copyChangedValues(_ moved: (Int) -> Void) {
+  private func copyChangedValues(reporting: Bool, _ moved: (Int) -> Void) {
+    let prefetching = prefetches(tableau.changedExternals.count)
     symbolVariables.withUnsafeBufferPointer { variableOf in
       variableValues.withUnsafeMutableBufferPointer { out in
         tableau.drainChangedList { changed, values in
-          let n = changed.count
-          let prefetching = n >= Solver.prefetchMinimum
-          for i in 0..<n {
-            if prefetching {
-              if i &+ 16 < n {
-                let ahead = changed[i &+ 16].index
-                cprefetch_read(variableOf.baseAddress.unsafelyUnwrapped + ahead)
-                cprefetch_read(values.baseAddress.unsafelyUnwrapped + ahead)
-              }
-              if i &+ 8 < n {
-                let ahead = Int(variableOf[changed[i &+ 8].index])
-                cprefetch_write(out.baseAddress.unsafelyUnwrapped + ahead)
-              }
-            }
-            let symbol = changed[i].index
-            let index = Int(variableOf[symbol])
-            let value = values[symbol]
-            guard out[index] != value else { continue }
+          @inline(__always) func copy(_ symbol: Symbol) {
+            let index = Int(variableOf[symbol.index])
+            let value = values[symbol.index]
+            if reporting && out[index] == value { return }
             out[index] = value
-            moved(index)
+            if reporting { moved(index) }
+          }
+          let n = changed.count
+          guard prefetching else {
+            for symbol in changed { copy(symbol) }
+            return
+          }
+          for i in 0..<n {
+            if i &+ 16 < n {
+              let ahead = changed[i &+ 16].index
+              cprefetch_read(variableOf.baseAddress.unsafelyUnwrapped + ahead)
+              cprefetch_read(values.baseAddress.unsafelyUnwrapped + ahead)
+            }
+            if i &+ 8 < n {
+              let ahead = Int(variableOf[changed[i &+ 8].index])
+              cprefetch_write(out.baseAddress.unsafelyUnwrapped + ahead)
+            }
+            copy(changed[i])
           }
         }
       }
     }
   }
 
-  /// How many changed values a loop over them must have before it requests their lines
-  /// ahead: below that they are few enough to stay in cache, and the requests would be
-  /// instructions for nothing.
-  static var prefetchMinimum: Int { 256 }
+  /// Whether a loop over `count` changed values requests their lines ahead: only when they
+  /// are many and the tableau is large (``prefetchThreshold``). In a tableau that fits in
+  /// the caches the requests are instructions for nothing: with them from 256 values on, a
+  /// `solver-bench` tick over 1,000 nested boxes took 58% more instructions, and from 4,096
+  /// on, one over 10,000 boxes 14% more time.
+  @inline(__always)
+  func prefetches(_ count: Int) -> Bool {
+    count >= prefetchThreshold.values && tableau.values.count >= prefetchThreshold.symbols
+  }
 
   /// Whether the required constraints of the variables of `symbols` and `more` (values
   /// changed since the last read-out or the last check) hold, each checked once. A value
@@ -67,6 +83,7 @@ extension Solver {
       audit.epoch = 1
     }
     let epoch = audit.epoch
+    let prefetching = (prefetches(symbols.count), prefetches(more.count))
     var entries: [Audit.Entry] = []
     swap(&entries, &audit.entries)
     defer { swap(&entries, &audit.entries) }
@@ -93,26 +110,27 @@ extension Solver {
                 return true
               }
               /// Whether the constraints of every symbol of `list` hold. A long list
-              /// requests the lines of its symbols' checks ahead, one step of the chain
-              /// symbol -> variable -> first slot -> record per stage, each stage reading
-              /// what an earlier one requested: the variable and the value 16 symbols
-              /// ahead, the first slot 8 ahead, the slot 4 ahead (a record's terms are
-              /// side by side: the first one's line holds most of the others), its record 2
-              /// ahead. (Without them each step waited for the last: a check in a list of
-              /// 100,000 cells was a fifth of a text tick.)
-              func hold(_ list: UnsafeBufferPointer<Symbol>) -> Bool {
+              /// (`prefetching`, from `prefetches(_:)`) requests the lines of its
+              /// symbols' checks ahead, one step of the chain symbol -> variable -> first
+              /// slot -> record per stage, each stage reading what an earlier one
+              /// requested: the variable and the value 16 symbols ahead, the first slot 8
+              /// ahead, the slot 4 ahead (a record's terms are side by side: the first
+              /// one's line holds most of the others), its record 2 ahead. (Without them
+              /// each step waited for the last: a check in a list of 100,000 cells was a
+              /// fifth of a text tick.)
+              func hold(_ list: UnsafeBufferPointer<Symbol>, prefetching: Bool) -> Bool {
                 let n = list.count
-                guard n >= Solver.prefetchMinimum else {
+                guard prefetching else {
                   for symbol in list where !holds(symbol) { return false }
                   return true
                 }
-                let valueBase = values.baseAddress.unsafelyUnwrapped
-                let slotBase = slots.baseAddress.unsafelyUnwrapped
+                // Each base address is taken where an index into its buffer was read, so
+                // the buffer is not empty there.
                 for i in 0..<n {
                   if i &+ 16 < n {
                     let ahead = list[i &+ 16].index
                     cprefetch_read(variableOf.baseAddress.unsafelyUnwrapped + ahead)
-                    cprefetch_read(valueBase + ahead)
+                    cprefetch_read(values.baseAddress.unsafelyUnwrapped + ahead)
                   }
                   if i &+ 8 < n {
                     let variable = Int(variableOf[list[i &+ 8].index])
@@ -120,7 +138,7 @@ extension Solver {
                   }
                   if i &+ 4 < n {
                     let slot = firstSlot[Int(variableOf[list[i &+ 4].index])]
-                    if slot >= 0 { cprefetch_read(slotBase + Int(slot)) }
+                    if slot >= 0 { cprefetch_read(slots.baseAddress.unsafelyUnwrapped + Int(slot)) }
                   }
                   if i &+ 2 < n {
                     let slot = firstSlot[Int(variableOf[list[i &+ 2].index])]
@@ -133,7 +151,8 @@ extension Solver {
                 }
                 return true
               }
-              return symbols.withUnsafeBufferPointer(hold) && more.withUnsafeBufferPointer(hold)
+              return symbols.withUnsafeBufferPointer { hold($0, prefetching: prefetching.0) }
+                && more.withUnsafeBufferPointer { hold($0, prefetching: prefetching.1) }
             }
           }
         }

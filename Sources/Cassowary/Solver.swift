@@ -23,6 +23,12 @@ public final class Solver {
   /// view were an empty string each, 16 bytes a variable).
   @exclusivity(unchecked) var variableNames: [Int32: String] = [:]
   @exclusivity(unchecked) var variableSymbols: [Symbol] = []
+  /// From how many changed values, in a tableau of how many symbols, the loops over changed
+  /// values request their lines ahead (`prefetches(_:)`): a list of 100,000 cells (15
+  /// million symbols, a text tick moving up to 100,000 values) needs them, a tree of 10,000
+  /// boxes (60,000 symbols) runs slower with them. Tests lower it to reach that path on
+  /// small systems.
+  var prefetchThreshold = (values: 4096, symbols: 1 << 20)
   /// The variable of each external symbol, indexed by `Symbol.index` (-1 for other symbols).
   @exclusivity(unchecked) var symbolVariables: [Int32] = []
   @usableFromInline @exclusivity(unchecked) var variableValues: ContiguousArray<Double> = []

@@ -2,16 +2,19 @@
 import Testing
 
 /// The loops over many changed values (the read-out and the check of required
-/// constraints) take another path from `Solver.prefetchMinimum` values on: they request
-/// the lines of values ahead. A list of boxes, each below the one before it, moves every
-/// box when the first one moves: above and below that count, the read-out must report
-/// exactly the boxes that moved, and the check must catch drift wherever it is in the list.
+/// constraints) take another path in a large tableau from `Solver.prefetchThreshold`
+/// values on: they request the lines of values ahead. Here the threshold is lowered to
+/// `threshold` values in a tableau of any size. A list of boxes, each below the one before
+/// it, moves every box when the first one moves: above and below that count, the read-out
+/// must report exactly the boxes that moved, and the check must catch drift wherever it is
+/// in the list.
 @Suite struct LongListTests {
   /// `count` boxes of height 10, each 2 below the one above it; the first one's top is an
   /// edit variable (strong), suggested at 0.
   static func list(
     _ solver: Solver, count: Int
   ) throws -> (top: Variable, tops: [Variable], heights: [Variable]) {
+    solver.prefetchThreshold = (values: threshold, symbols: 0)
     let top = solver.makeVariable("top")
     try solver.addEditVariable(top, strength: .strong)
     try solver.suggestValue(top, 0)
@@ -31,7 +34,8 @@ import Testing
     return (top, tops, heights)
   }
 
-  static let sizes = [40, Solver.prefetchMinimum - 1, Solver.prefetchMinimum, 3_000]
+  static let threshold = 256
+  static let sizes = [40, threshold - 1, threshold + 100]
 
   @Test(arguments: sizes, [Solver.Representation.lazy, .canonical])
   func theReadOutReportsExactlyTheVariablesThatMoved(
@@ -60,7 +64,7 @@ import Testing
 
   /// The public read-out, which collects the moved variables before reporting them, says
   /// the same as the package one.
-  @Test(arguments: [Solver.prefetchMinimum - 1, 3_000])
+  @Test(arguments: [threshold - 1, threshold + 100])
   func bothReadOutsReportTheSameVariables(count: Int) throws {
     let collecting = Solver(representation: .lazy)
     let direct = Solver(representation: .lazy)
@@ -83,7 +87,7 @@ import Testing
   /// Drift in the row of a box far down a long list of unchecked values (as a pivot on a
   /// round-off element would leave) is caught at the end of the next operation, and the
   /// rebuilt solver has the right values.
-  @Test(arguments: [Solver.prefetchMinimum - 1, Solver.prefetchMinimum, 3_000])
+  @Test(arguments: [threshold - 1, threshold, 2_000])
   func driftFarDownALongListIsCaught(count: Int) throws {
     let solver = Solver(representation: .lazy)
     let (top, tops, _) = try Self.list(solver, count: count)
