@@ -41,7 +41,7 @@ public final class JemallocProbe: AllocationProbe {
 
   /// jemalloc's transparent huge page option in effect (`opt.thp`: `always`, `never` or
   /// `default`), or nil when the allocator is not jemalloc. Timings of large trees depend
-  /// on it, so reports name it with the allocator.
+  /// on it, so reports record it beside the allocator.
   public static let hugePages: String? = {
     var pointer: UnsafePointer<CChar>?
     var size = MemoryLayout<UnsafePointer<CChar>?>.size

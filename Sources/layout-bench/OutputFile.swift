@@ -133,12 +133,11 @@ func environmentInfo() -> [String: String] {
   info["date"] = ISO8601DateFormatter().string(from: Date())
   info["cpuModel"] = cpuModel() ?? "unknown"
   info["swift"] = swiftVersion
-  // The huge page option is named with the version: a tick of a large tree takes about a
-  // fifth longer without huge pages (`CJemallocConfig`), and `compare` must see that the
-  // environment changed. Named from jemalloc itself, after MALLOC_CONF had its say.
-  info["allocator"] =
-    JemallocProbe.version.map { "jemalloc \($0), thp \(JemallocProbe.hugePages ?? "unknown")" }
-    ?? "system"
+  info["allocator"] = JemallocProbe.version.map { "jemalloc \($0)" } ?? "system"
+  // A tick of a large tree takes about a fifth longer without huge pages
+  // (`CJemallocConfig`), so `compare` holds a change of this setting against two reports.
+  // Read from jemalloc itself, after MALLOC_CONF had its say; absent without jemalloc.
+  info["hugePages"] = JemallocProbe.hugePages
   info["tool"] = "layout-bench \(LayoutBench.configuration.version)"
   return info
 }

@@ -189,6 +189,27 @@ func ticks(_ center: Double, count: Int = 120, seed: UInt64) -> [Double] {
     #expect(Comparison.compare(base: base, new: new, settings: window).exitStatus == .regression)
   }
 
+  /// jemalloc's huge-page setting changes the times of large trees by itself: two reports
+  /// that name different settings are not compared, a report that names none (written
+  /// before the setting was recorded) is.
+  @Test func reportsWithDifferentHugePageSettingsAreNotCompared() {
+    let machine = [
+      "cpuModel": "AMD EPYC", "cpus": "2", "build": "release", "allocator": "jemalloc 5.3.0",
+    ]
+    var base = report(seed: 1)
+    var new = report(seed: 2)
+    base.environment = machine.merging(["hugePages": "always"]) { $1 }
+    new.environment = machine.merging(["hugePages": "never"]) { $1 }
+    let refused = Comparison.compare(base: base, new: new)
+    #expect(refused.exitStatus == .failure)
+    #expect(refused.environmentMismatches == ["hugePages: always (base) vs never (new)"])
+    base.environment = machine
+    #expect(Comparison.compare(base: base, new: new).environmentMismatches.isEmpty)
+    new.environment = machine.merging(["hugePages": "always"]) { $1 }
+    base.environment = new.environment
+    #expect(Comparison.compare(base: base, new: new).environmentMismatches.isEmpty)
+  }
+
   @Test func instructionsPerTickAreJudgedExactlyAgainstTheirThreshold() {
     func withInstructions(_ report: RunReport, _ count: Double?) -> RunReport {
       var report = report

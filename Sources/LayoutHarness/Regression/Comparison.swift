@@ -139,9 +139,12 @@ public struct Comparison: Codable, Sendable {
   public var timesJudged = true
 
   /// The environment keys that must agree for times to be comparable: another CPU, core
-  /// count, build configuration, compiler or allocator changes every time by itself. Keys
-  /// missing from a report (written by an older version) are not held against it.
-  public static let comparabilityKeys = ["cpuModel", "cpus", "build", "swift", "allocator"]
+  /// count, build configuration, compiler, allocator or allocator page setting (jemalloc's
+  /// transparent huge pages) changes every time by itself. Keys missing from a report
+  /// (written by an older version) are not held against it.
+  public static let comparabilityKeys = [
+    "cpuModel", "cpus", "build", "swift", "allocator", "hugePages",
+  ]
 
   /// The comparability keys whose values differ between two reports' environments.
   public static func environmentMismatches(
