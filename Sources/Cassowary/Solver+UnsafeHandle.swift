@@ -15,6 +15,7 @@ extension Solver {
   /// Copies the values of the symbols changed since the last read-out into
   /// `variableValues`, and calls `moved` with the index of each variable whose value is now
   /// different. `moved` must not call into the solver: its arrays are open while it runs.
+  @inline(__always)
   func copyChangedValues(_ moved: (Int) -> Void) {
     copyChangedValues(reporting: true, moved)
   }
@@ -124,8 +125,10 @@ extension Solver {
                   for symbol in list where !holds(symbol) { return false }
                   return true
                 }
-                // Each base address is taken where an index into its buffer was read, so
-                // the buffer is not empty there.
+                // No buffer whose base address is taken is empty: the list names external
+                // symbols, each of which has a value and a variable (`values`,
+                // `variableOf`), every variable has a first slot (`firstSlot`), and a slot
+                // found (`slot >= 0`) has its record's entry (`slots`, `entries`).
                 for i in 0..<n {
                   if i &+ 16 < n {
                     let ahead = list[i &+ 16].index

@@ -13,8 +13,9 @@
 public final class Solver {
   // Exclusivity: the solver's stored properties are only ever accessed by its own methods,
   // which never call out to client code while an access is open (`updateVariables(_:)`
-  // collects the changes first and calls back after), and the compiler checks every access
-  // statically. The dynamic check on each access (a thread-local access set, about 16% of
+  // collects the changes first and calls back after; the one exception, the package's
+  // `updateVariables(reportingMoved:)`, is documented to forbid calls into the solver),
+  // and the compiler checks every access statically. The dynamic check on each access (a thread-local access set, about 16% of
   // the instructions of building a small system) is therefore switched off.
   @exclusivity(unchecked) var tableau: Tableau
 
@@ -28,7 +29,7 @@ public final class Solver {
   /// million symbols, a text tick moving up to 100,000 values) needs them, a tree of 10,000
   /// boxes (60,000 symbols) runs slower with them. Tests lower it to reach that path on
   /// small systems.
-  var prefetchThreshold = (values: 4096, symbols: 1 << 20)
+  @exclusivity(unchecked) var prefetchThreshold = (values: 4096, symbols: 1 << 20)
   /// The variable of each external symbol, indexed by `Symbol.index` (-1 for other symbols).
   @exclusivity(unchecked) var symbolVariables: [Int32] = []
   @usableFromInline @exclusivity(unchecked) var variableValues: ContiguousArray<Double> = []

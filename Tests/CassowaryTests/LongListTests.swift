@@ -63,7 +63,8 @@ import Testing
   }
 
   /// The public read-out, which collects the moved variables before reporting them, says
-  /// the same as the package one.
+  /// the same as the package one. (Both copy through the same loop: this covers the
+  /// collecting wrapper, the test above the loop.)
   @Test(arguments: [threshold - 1, threshold + 100])
   func bothReadOutsReportTheSameVariables(count: Int) throws {
     let collecting = Solver(representation: .lazy)
@@ -86,25 +87,42 @@ import Testing
 
   /// Drift in the row of a box far down a long list of unchecked values (as a pivot on a
   /// round-off element would leave) is caught at the end of the next operation, and the
-  /// rebuilt solver has the right values.
-  @Test(arguments: [threshold - 1, threshold, 2_000])
-  func driftFarDownALongListIsCaught(count: Int) throws {
-    let solver = Solver(representation: .lazy)
-    let (top, tops, _) = try Self.list(solver, count: count)
-    // Moves every box through rows the last check saw: no check runs, every value stays
-    // listed as unchecked.
-    try solver.suggestValue(top, 50)
-    #expect(solver.tableau.changedExternals.count - solver.tableau.checkedPrefix >= count)
-    let rebuilds = solver.counters.rebuilds
-    // The box at 90% of the list: its value comes late in the list the check reads.
-    let symbol = solver.variableSymbols[Int(tops[count * 9 / 10].index)]
-    try #require(solver.tableau.isBasic(symbol))
-    RecoveryTests.knockOff(solver, symbol)
-    try solver.suggestValue(top, 50)  // the same value: the operation only ends
-    #expect(solver.counters.rebuilds == rebuilds + 1, "caught before the read-out")
-    solver.updateVariables()
-    for (i, y) in tops.enumerated() {
-      #expect(abs(solver.value(of: y) - (50 + 12 * Double(i))) < 1e-9, "box \(i)")
+  /// rebuilt solver has the right values. The box is 90% down the list, or third from its
+  /// end (where the loop no longer requests lines ahead). `afterACheck`: the values were
+  /// checked once and moved again, so the check reads them from its second list
+  /// (`rechangedExternals`).
+  @Test(arguments: [threshold - 1, threshold, 2_000], [false, true])
+  func driftFarDownALongListIsCaught(count: Int, afterACheck: Bool) throws {
+    for nearEnd in [false, true] {
+      let solver = Solver(representation: .lazy)
+      let (top, tops, _) = try Self.list(solver, count: count)
+      if afterACheck {
+        // Moves every box, then adds a constraint: the check at the end of that operation
+        // reads every moved value and marks it checked.
+        try solver.suggestValue(top, 20)
+        try solver.addConstraint(solver.makeVariable("other") == 5)
+        #expect(solver.tableau.checkedPrefix == solver.tableau.changedExternals.count)
+      }
+      // Moves every box through rows the last check saw: no check runs, every value stays
+      // listed as unchecked, in the first list or (checked before) the second.
+      try solver.suggestValue(top, 50)
+      let unchecked =
+        afterACheck
+        ? solver.tableau.rechangedExternals
+        : Array(solver.tableau.changedExternals[solver.tableau.checkedPrefix...])
+      #expect(unchecked.count == count, "one listed value per box, no other")
+      let rebuilds = solver.counters.rebuilds
+      let box = nearEnd ? count - 3 : count * 9 / 10
+      let symbol = solver.variableSymbols[Int(tops[box].index)]
+      try #require(solver.tableau.isBasic(symbol))
+      #expect(unchecked.firstIndex(of: symbol) == box, "the box's place in the list")
+      RecoveryTests.knockOff(solver, symbol)
+      try solver.suggestValue(top, 50)  // the same value: the operation only ends
+      #expect(solver.counters.rebuilds == rebuilds + 1, "caught before the read-out")
+      solver.updateVariables()
+      for (i, y) in tops.enumerated() {
+        #expect(abs(solver.value(of: y) - (50 + 12 * Double(i))) < 1e-9, "box \(i)")
+      }
     }
   }
 }
