@@ -191,17 +191,10 @@ struct Tableau {
     return slot >= 0 ? rows[Int(slot)] : nil
   }
 
-  /// Hands every external value changed since the last call to `body` (symbol, value).
-  /// The values read out are the audited ones: the list of unchecked values empties too.
-  mutating func drainChangedValues(_ body: (Symbol, Double) -> Void) {
-    drainChangedList { changed, values in
-      for symbol in changed { body(symbol, values[symbol.index]) }
-    }
-  }
-
-  /// `drainChangedValues(_:)` for a loop that needs the whole list at once (to request the
-  /// lines of values some way ahead): `body` gets the changed symbols and the values by
-  /// symbol index.
+  /// Hands every external symbol changed since the last call to `body`, with the values by
+  /// symbol index, as buffers: the whole list at once, so that a loop can request the lines
+  /// of values some way ahead. The values read out are the audited ones: the list of
+  /// unchecked values empties too.
   mutating func drainChangedList(
     _ body: (UnsafeBufferPointer<Symbol>, UnsafeBufferPointer<Double>) -> Void
   ) {
