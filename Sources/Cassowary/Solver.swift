@@ -15,8 +15,9 @@ public final class Solver {
   // which never call out to client code while an access is open (`updateVariables(_:)`
   // collects the changes first and calls back after; the one exception, the package's
   // `updateVariables(reportingMoved:)`, is documented to forbid calls into the solver),
-  // and the compiler checks every access statically. The dynamic check on each access (a thread-local access set, about 16% of
-  // the instructions of building a small system) is therefore switched off.
+  // and the compiler checks every access statically. The dynamic check on each access (a
+  // thread-local access set, about 16% of the instructions of building a small system) is
+  // therefore switched off.
   @exclusivity(unchecked) var tableau: Tableau
 
   // MARK: - Variables, indexed by `Variable.index`
