@@ -100,7 +100,8 @@ struct ScenarioOptions: ParsableArguments {
   @Option(
     help: """
       Cold layouts (build + first layout) timed per strategy, at most (fewer once 0.2 s went \
-      into them). 1 makes the work of a run independent of the clock (instruction counts).
+      into them), after one untimed build. 1 makes exactly one build, timed (the work of a \
+      run is then independent of the clock, for instruction counts).
       """)
   var coldBuilds: Int = RunSettings().coldBuilds
 

@@ -278,11 +278,14 @@ public struct ScenarioRunner {
   /// A first build, untimed, comes before: the first build of a tree in a process pays for
   /// growing the heap (a 100-cell feed: 33 ms, against 14 ms for the same build once freed
   /// memory can be reused), so the strategy measured first would look twice as slow as the
-  /// others for the same work. When that first build alone takes the time limit, there is
-  /// time for no other: it is the one sample, and the lane. With `coldBuilds` 1 there is
-  /// exactly one build, timed, whatever the clock says: the work of the run must not depend
-  /// on time when its instructions are counted (`--instructions` runs under callgrind, 50 to
-  /// 100 times slower, where a 3 ms build crosses the limit).
+  /// others for the same work. It comes before at every size: a large scene whose first
+  /// build took the time limit used to get that build as its one sample, so its figure
+  /// carried the first touch of fresh memory that a small scene's did not (a bottom-up feed
+  /// of 100,000 cells: 18-21 us per cell timed alone, 13-16 after an untimed build, on the
+  /// virtual machines of the README). With `coldBuilds` 1 there is exactly one build, timed,
+  /// whatever the clock says: the work of the run must not depend on time when its
+  /// instructions are counted (`--instructions` runs under callgrind, 50 to 100 times
+  /// slower, where a 3 ms build crosses the limit).
   private func measureCold(
     _ kind: StrategyKind, scene: Scene, scenario: Scenario
   ) throws(RunError) -> (LayoutStrategy, ColdLayout) {
@@ -320,7 +323,7 @@ public struct ScenarioRunner {
       if let r = made.retained { retained.append(r) }
     }
     var first: Build? = try build()
-    if settings.coldBuilds <= 1 || first!.ns >= Double(settings.coldTimeLimitNs) {
+    if settings.coldBuilds <= 1 {
       keep(first!)
     } else {
       first = nil  // dropped, so that the timed builds reuse its memory
