@@ -55,6 +55,64 @@ public final class JemallocProbe: AllocationProbe {
 
   public func freedBytes() -> UInt64? { deallocated?.pointee }
 
+  /// The arenas and their decay times (ms) before `holdFreedMemory()`.
+  private var held: [(arena: Int, dirty: Int, muzzy: Int)]?
+
+  /// Turns off the purging of every arena (their dirty and muzzy decay times to -1): freed
+  /// pages stay mapped, with the huge pages they were on. Every arena, not the thread's
+  /// alone: jemalloc serves allocations of 8 MB and more (a large tree's solver arrays) from
+  /// an arena of their own, which purges them as soon as they are freed.
+  public func holdFreedMemory() {
+    guard held == nil else { return }
+    var count: UInt32 = 0
+    var size = MemoryLayout<UInt32>.size
+    guard mallctl("arenas.narenas", &count, &size, nil, 0) == 0 else { return }
+    var arenas: [(arena: Int, dirty: Int, muzzy: Int)] = []
+    for arena in 0..<Int(count) {
+      // An arena not made yet has no settings: skipped.
+      guard let dirty = Self.decay("dirty", arena, to: -1) else { continue }
+      let muzzy = Self.decay("muzzy", arena, to: -1) ?? -1
+      arenas.append((arena, dirty, muzzy))
+    }
+    held = arenas
+  }
+
+  /// Restores the decay times and purges what the arenas still hold unused.
+  public func releaseHeldMemory() {
+    guard let arenas = held else { return }
+    held = nil
+    for (arena, dirty, muzzy) in arenas {
+      _ = Self.decay("dirty", arena, to: dirty)
+      _ = Self.decay("muzzy", arena, to: muzzy)
+      _ = mallctl("arena.\(arena).purge", nil, nil, nil, 0)
+    }
+  }
+
+  /// Every made arena's decay times (ms), as `holdFreedMemory()` finds them (for tests).
+  static func decayTimes() -> [(arena: Int, dirty: Int, muzzy: Int)] {
+    var count: UInt32 = 0
+    var size = MemoryLayout<UInt32>.size
+    guard mallctl("arenas.narenas", &count, &size, nil, 0) == 0 else { return [] }
+    return (0..<Int(count)).compactMap { arena in
+      var times = (dirty: 0, muzzy: 0)
+      var size = MemoryLayout<Int>.size
+      guard mallctl("arena.\(arena).dirty_decay_ms", &times.dirty, &size, nil, 0) == 0,
+        mallctl("arena.\(arena).muzzy_decay_ms", &times.muzzy, &size, nil, 0) == 0
+      else { return nil }
+      return (arena, times.dirty, times.muzzy)
+    }
+  }
+
+  /// Sets `arena.<arena>.<kind>_decay_ms`, returning its old value (nil on failure).
+  private static func decay(_ kind: String, _ arena: Int, to value: Int) -> Int? {
+    var old = 0
+    var size = MemoryLayout<Int>.size
+    var new = value
+    let name = "arena.\(arena).\(kind)_decay_ms"
+    guard mallctl(name, &old, &size, &new, MemoryLayout<Int>.size) == 0 else { return nil }
+    return old
+  }
+
   private static func requests() -> UInt64? {
     guard mallctl("thread.tcache.flush", nil, nil, nil, 0) == 0 else { return nil }
     var epoch: UInt64 = 1

@@ -28,12 +28,16 @@ struct ColdLayoutTests {
     var freed: UInt64 = 500_000
     /// Reads of the bytes allocated so far: a build reads them before and after itself.
     var reads = 0
+    /// What the runner asked, in order: `read` for each read of the bytes allocated,
+    /// `hold` and `release` for the freed pages held between cold builds.
+    var log: [String] = []
     init(allocatedStep: UInt64, freedStep: UInt64?) {
       self.allocatedStep = allocatedStep
       self.freedStep = freedStep
     }
     func read() -> (count: UInt64, bytes: UInt64) {
       reads += 1
+      log.append("read")
       allocated += allocatedStep
       return (0, allocated)
     }
@@ -42,6 +46,30 @@ struct ColdLayoutTests {
       freed += freedStep
       return freed
     }
+    func holdFreedMemory() { log.append("hold") }
+    func releaseHeldMemory() { log.append("release") }
+  }
+
+  /// The untimed build's pages are held for the timed builds (the allocator purging them
+  /// split a large tree's huge pages), and released once they are done.
+  @Test func theUntimedBuildsPagesAreHeldForTheTimedOnes() throws {
+    var settings = RunSettings(
+      strategies: [.bottomUp], ticks: 2, warmupTicks: 0, timeLimitNs: nil, minimumTicks: 2)
+    settings.coldBuilds = 2
+    settings.coldTimeLimitNs = 10_000_000_000
+    let probe = SteppingProbe(allocatedStep: 1_000, freedStep: 500)
+    _ = try ScenarioRunner(settings: settings, probe: probe).run(
+      Scenario(shape: .feed, size: 6, mutation: .text))
+    // Two reads per build: the untimed one, then the pages held, two timed ones, released.
+    let cold = Array(probe.log.prefix(9))
+    #expect(cold == ["read", "read", "hold", "read", "read", "read", "read", "release", "read"])
+    #expect(probe.log.filter { $0 == "hold" }.count == 1)
+    // One build alone holds nothing.
+    settings.coldBuilds = 1
+    let single = SteppingProbe(allocatedStep: 1_000, freedStep: 500)
+    _ = try ScenarioRunner(settings: settings, probe: single).run(
+      Scenario(shape: .feed, size: 6, mutation: .text))
+    #expect(!single.log.contains("hold") && !single.log.contains("release"))
   }
 
   /// A build's memory is what it allocated less what it freed; its churn is what it
