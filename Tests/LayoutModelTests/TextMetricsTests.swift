@@ -161,3 +161,46 @@ import Testing
     }
   }
 }
+
+/// The byte-table measurement against the scalars' advances (`TextStyle.advance(of:)`),
+/// summed in the same order: the same words to the last bit, for texts of every class of
+/// character, separators and scalars beyond ASCII.
+@Suite struct TextMetricsTableTests {
+  private func reference(_ text: String, style: TextStyle) -> [Double] {
+    var words: [Double] = []
+    var current = 0.0
+    var inWord = false
+    for scalar in text.unicodeScalars {
+      if scalar == " " || scalar == "\n" || scalar == "\t" {
+        if inWord { words.append(current) }
+        current = 0
+        inWord = false
+      } else {
+        current += style.advance(of: scalar)
+        inWord = true
+      }
+    }
+    if inWord { words.append(current) }
+    return words
+  }
+
+  @Test func wordWidthsAreTheScalarAdvancesExactly() {
+    let alphabet: [Character] = [
+      "a", "b", "Z", "0", "i", "l", "j", "t", "f", "I", ".", ",", ";", ":", "'", "!", "|",
+      "m", "w", "M", "W", "@", " ", " ", "\n", "\t", "é", "日", "👍", "ß",
+    ]
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next(_ bound: Int) -> Int {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((seed >> 33) % UInt64(bound))
+    }
+    let styles = [TextStyle.body, .title, .caption, TextStyle(glyphAdvance: 7.3, lineHeight: 16)]
+    for _ in 0..<500 {
+      let text = String((0..<next(60)).map { _ in alphabet[next(alphabet.count)] })
+      for style in styles {
+        let measured = TextMetrics(text: text, style: style).wordWidths
+        #expect(measured == reference(text, style: style), "\(text.debugDescription)")
+      }
+    }
+  }
+}

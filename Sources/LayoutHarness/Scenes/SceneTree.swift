@@ -64,7 +64,7 @@ public final class SceneTree {
   /// before its own children are made, so attaching costs O(1) per view (adding a finished
   /// subtree walks all of it, which would make a deep tree quadratic to build).
   func makeView(_ node: Scene.Node) throws(LayoutError) -> View {
-    let view = try withUnsafePointer(to: node) { (node) throws(LayoutError) in
+    let (view, children) = try withUnsafePointer(to: node) { (node) throws(LayoutError) in
       try makeSingleView(node)
     }
     // Children arrays are queued, not nodes, and each child node is read in place through
@@ -73,15 +73,13 @@ public final class SceneTree {
     // retained and released (13% of a cold bottom-up build of a feed before the arrays
     // were queued, 7% after).
     // Views are made in the same order as a queue of nodes made them.
-    var pending: [([Scene.Node], View)] = [(node.content.children, view)]
+    var pending: [([Scene.Node], View)] = [(children, view)]
     while let (children, parent) = pending.popLast() {
       try children.withUnsafeBufferPointer { (children) throws(LayoutError) in
         guard let first = children.baseAddress else { return }
         for i in 0..<children.count {
-          let child = first + i
-          let childView = try makeSingleView(child)
+          let (childView, grandchildren) = try makeSingleView(first + i)
           try parent.addSubview(childView)
-          let grandchildren = child.pointee.content.children
           if !grandchildren.isEmpty { pending.append((grandchildren, childView)) }
         }
       }
@@ -89,9 +87,14 @@ public final class SceneTree {
     return view
   }
 
-  /// The view of one node (its children are the caller's), read in place.
-  private func makeSingleView(_ node: UnsafePointer<Scene.Node>) throws(LayoutError) -> View {
+  /// The view of one node, read in place, and the node's children (the caller makes their
+  /// views). (The children read apart, through `Content.children`, copied every node's
+  /// content: a label's text retained and released, a cache miss each in a large scene.)
+  private func makeSingleView(
+    _ node: UnsafePointer<Scene.Node>
+  ) throws(LayoutError) -> (View, [Scene.Node]) {
     let view: View
+    var children: [Scene.Node] = []
     let name = node.pointee.name
     switch node.pointee.content {
     case .label(let text, let style):
@@ -102,14 +105,17 @@ public final class SceneTree {
       view = label
     case .image(let size):
       view = try ImageView(size: size, name: name)
-    case .stack(let spec, _):
+    case .stack(let spec, let nodes):
       view = try StackView(
         axis: spec.axis, spacing: spec.spacing, alignment: spec.alignment, insets: spec.insets,
         name: name)
-    case .list:
+      children = nodes
+    case .list(let nodes):
       view = ListView(name: name)
-    case .view:
+      children = nodes
+    case .view(let nodes):
       view = View(name: name)
+      children = nodes
     }
     let p = node.pointee.priorities
     if !p.isEmpty {
@@ -132,7 +138,7 @@ public final class SceneTree {
     // The id + 1: 0 (the default) then marks a view outside the scene (`FrameCheck`), and
     // `id(of:)` reads it back.
     view.tag = id &+ 1
-    return view
+    return (view, children)
   }
 
   /// The scene id of a view of this tree.
