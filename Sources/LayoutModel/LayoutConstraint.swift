@@ -171,7 +171,7 @@ public final class LayoutConstraint: CustomStringConvertible {
     // The window read once, and both ends checked through the views read above
     // (`bothEnds(in:)` reads them again, a retain and a release each).
     let window = firstView.owner
-    if let window, let engine = window.engine, secondView.map({ $0.owner === window }) ?? true {
+    if let window, let engine = window.engine, secondView.map({ $0.isOwned(by: window) }) ?? true {
       do throws(LayoutError) {
         try engine.install(self)
       } catch {
@@ -267,8 +267,8 @@ public final class LayoutConstraint: CustomStringConvertible {
   var isInstalled: Bool { installed != nil }
 
   func bothEnds(in window: Window?) -> Bool {
-    guard let window, firstView.owner === window else { return false }
-    return secondView.map { $0.owner === window } ?? true
+    guard let window, firstView.isOwned(by: window) else { return false }
+    return secondView.map { $0.isOwned(by: window) } ?? true
   }
 
   private func validate() throws(LayoutError) {

@@ -53,7 +53,7 @@ extension View {
     if view.parent != nil { view.removeFromSuperview() }
     if index == subviews.count { subviews.append(view) } else { subviews.insert(view, at: index) }
     view.parent = self
-    view.moved(toDepth: depth + 1, window: owner)
+    withOwner { view.moved(toDepth: depth + 1, window: $0) }
     didAddSubview(view)
     setNeedsLayout()
     view.setNeedsLayout()
@@ -167,7 +167,7 @@ extension View {
   /// that moves into an Auto Layout window has every view flagged for a constraints pass
   /// there, see `moved(toDepth:window:)`.)
   func childrenDidChange() {
-    guard owner?.engine != nil else {
+    guard withOwner({ $0?.engine != nil }) else {
       if sizeDependsOnChildren { invalidateFittingSize() }
       return
     }
@@ -177,15 +177,18 @@ extension View {
   /// Updates depth and window for the subtree rooted here, moving flags, solver variables
   /// and constraints from the old window to the new one.
   func moved(toDepth newDepth: Int, window newWindow: Window?) {
-    let oldWindow = owner
+    // The old window is compared and lent through its link: no reference is held to it.
+    let oldLink = ownerLink
+    let newLink = newWindow.map { Unmanaged.passUnretained($0) }
+    let sameWindow = oldLink?.toOpaque() == newLink?.toOpaque()
     let delta = newDepth - depth
     walkSubtree { view in
       view.depth += delta
-      guard oldWindow !== newWindow else { return }
-      oldWindow?.engine?.detach(view)
-      view.owner = newWindow
+      guard !sameWindow else { return }
+      oldLink?._withUnsafeGuaranteedRef { $0.engine?.detach(view) }
+      view.ownerLink = newLink
     }
-    if oldWindow === newWindow {
+    if sameWindow {
       if let newWindow { walkSubtree { newWindow.requeue($0) } }
       return
     }

@@ -3,9 +3,7 @@
 extension View {
   /// Flags the view for layout at the next update cycle and returns at once.
   public func setNeedsLayout() {
-    // The window read once: each read of the unowned(unsafe) optional is a retain and a
-    // release.
-    setNeedsLayout(owner: owner)
+    withOwner { setNeedsLayout(owner: $0) }
   }
 
   /// `setNeedsLayout()` for a caller that holds the view's window (its `owner`) already.
@@ -21,18 +19,19 @@ extension View {
 
   /// Flags the view for a constraints pass at the next update cycle.
   public func setNeedsUpdateConstraints() {
-    let window = owner
-    if let window { window.noteFlag(self) }
-    guard !needsUpdateConstraints else { return }
-    needsUpdateConstraints = true
-    window?.constraintQueue.append(self)
+    withOwner { window in
+      if let window { window.noteFlag(self) }
+      guard !needsUpdateConstraints else { return }
+      needsUpdateConstraints = true
+      window?.constraintQueue.append(self)
+    }
   }
 
   /// Flags the view for drawing at the next update cycle. There is no immediate variant.
   public func setNeedsDisplay() {
     guard !needsDisplay else { return }
     needsDisplay = true
-    owner?.displayQueue.append(self)
+    withOwner { $0?.displayQueue.append(self) }
   }
 
   /// `setNeedsDisplay()` for a caller that holds the view's window (its `owner`) already,

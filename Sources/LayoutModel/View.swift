@@ -85,7 +85,15 @@ open class View: CustomStringConvertible {
     get { parentLink?.takeUnretainedValue() }
     set { parentLink = newValue.map { Unmanaged.passUnretained($0) } }
   }
-  @exclusivity(unchecked) unowned(unsafe) var owner: Window?
+  /// The window, stored unmanaged as the parent is: the passes compare it and lend it for
+  /// every view they flag or visit without a retain (`isOwned(by:)`, `withOwner(_:)`). A
+  /// read of the `unowned(unsafe)` optional it was made a strong reference each, a retain
+  /// and a release: four per view of a cold build.
+  @exclusivity(unchecked) var ownerLink: Unmanaged<Window>?
+  var owner: Window? {
+    get { ownerLink?.takeUnretainedValue() }
+    set { ownerLink = newValue.map { Unmanaged.passUnretained($0) } }
+  }
   /// Distance from the root of the tree (the window has depth 0).
   @exclusivity(unchecked) var depth = 0
 
@@ -180,6 +188,18 @@ open class View: CustomStringConvertible {
       setNeedsLayout(owner: window)
       setNeedsDisplay(owner: window)
     }
+  }
+
+  /// Whether `window` is this view's window.
+  @inline(__always) func isOwned(by window: Window) -> Bool {
+    ownerLink?.toOpaque() == Unmanaged.passUnretained(window).toOpaque()
+  }
+
+  /// Calls `body` with this view's window (nil: none), lent without a retain. `body` must
+  /// not move this view to another window.
+  @inline(__always) func withOwner<R>(_ body: (Window?) -> R) -> R {
+    guard let link = ownerLink else { return body(nil) }
+    return link._withUnsafeGuaranteedRef { body($0) }
   }
 
   /// The bounds: the frame's size at the origin (scroll views move the origin).

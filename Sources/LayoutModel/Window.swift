@@ -209,7 +209,7 @@ public final class Window: View {
     var found = false
     for view in pending {
       layoutQueue.insert(view)
-      if !found, view.needsLayout, view.owner === self, view.isDescendant(of: root) {
+      if !found, view.needsLayout, view.isOwned(by: self), view.isDescendant(of: root) {
         found = true
       }
     }
@@ -234,7 +234,7 @@ public final class Window: View {
       swap(&batch, &constraintQueue)
       defer { returnSpareQueue(&batch) }
       if batch.count > 1 { orderDeepestFirst(&batch) }
-      for view in batch where view.needsUpdateConstraints && view.owner === self {
+      for view in batch where view.needsUpdateConstraints && view.isOwned(by: self) {
         view.needsUpdateConstraints = false
         try countVisit(view, pass: .constraints)
         stored.updateConstraints += 1
@@ -332,7 +332,7 @@ public final class Window: View {
     var deferred: [View] = []
     defer { for view in deferred { layoutQueue.insert(view) } }
     while let view = layoutQueue.popShallowest() {
-      guard view.needsLayout, view.owner === self else { continue }
+      guard view.needsLayout, view.isOwned(by: self) else { continue }
       if let root, !view.isDescendant(of: root) {
         deferred.append(view)
         continue
@@ -352,7 +352,7 @@ public final class Window: View {
     var batch = takeSpareQueue()
     swap(&batch, &displayQueue)
     defer { returnSpareQueue(&batch) }
-    for view in batch where view.needsDisplay && view.owner === self {
+    for view in batch where view.needsDisplay && view.isOwned(by: self) {
       view.needsDisplay = false
       stored.draw += 1
       view.draw()
