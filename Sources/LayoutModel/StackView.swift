@@ -153,7 +153,7 @@ public class StackView: View {
     childSizes.append(contentsOf: repeatElement(.zero, count: subviews.count))
     var fixedWidth = 0.0
     var flexible = 0
-    for (i, child) in subviews.enumerated() {
+    forEachSubviewUnretained { i, child in
       if child.isFlexibleWidth {
         flexible += 1
       } else {
@@ -165,9 +165,9 @@ public class StackView: View {
     if flexible > 0 {
       let gaps = spacing * Double(max(0, subviews.count - 1))
       let share = (inner.width - fixedWidth - gaps) / Double(flexible)
-      for (i, child) in subviews.enumerated() where child.isFlexibleWidth {
-        let size = child.fittingSize(for: Size(width: share, height: .infinity))
-        childSizes[i] = size
+      forEachSubviewUnretained { i, child in
+        guard child.isFlexibleWidth else { return }
+        childSizes[i] = child.fittingSize(for: Size(width: share, height: .infinity))
       }
     }
   }
@@ -190,7 +190,8 @@ public class StackView: View {
     defer { swap(&sizes, &childSizes) }
     let innerHeight = bounds.height - insets.vertical
     var cursor = insets.left
-    for (child, size) in zip(subviews, sizes) {
+    forEachSubviewUnretained { i, child in
+      let size = sizes[i]
       let y = insets.top + offset(free: innerHeight - size.height)
       child.assignFrame(
         Rect(x: cursor, y: y, width: size.width, height: size.height), counting: window)

@@ -7,10 +7,15 @@ extension View {
   /// `body` changes `subviews`, so each can be lent to `body` without a retain of its own
   /// (a reference `body` stores is retained as usual).
   @inline(__always) func forEachSubviewUnretained(_ body: (View) -> Void) {
+    forEachSubviewUnretained { _, view in body(view) }
+  }
+
+  /// `forEachSubviewUnretained(_:)` with each subview's index.
+  @inline(__always) func forEachSubviewUnretained(_ body: (Int, View) -> Void) {
     let children = subviews
     children.withUnsafeBufferPointer { buffer in
       for i in buffer.indices {
-        Unmanaged.passUnretained(buffer[i])._withUnsafeGuaranteedRef(body)
+        Unmanaged.passUnretained(buffer[i])._withUnsafeGuaranteedRef { body(i, $0) }
       }
     }
   }

@@ -83,7 +83,7 @@ extension View {
   /// re-measures only what a mutation invalidated.
   public func fittingSize(for proposal: Size) -> Size {
     if let cached = fitProposal, cached == proposal { return fitResult }
-    owner?.countedSizeThatFits += 1
+    withOwner { $0?.countedSizeThatFits += 1 }
     let size = sizeThatFits(proposal)
     fitProposal = proposal
     fitResult = size
@@ -102,12 +102,18 @@ extension View {
   /// only needs to re-place them), or at one already invalid (amortised O(1) per tick).
   public func invalidateFittingSize() {
     fitProposal = nil
-    var child = self
-    while let up = child.parent {
-      up.setNeedsLayout()
-      guard up.sizeDependsOnChildren, up.fitProposal != nil else { return }
-      up.fitProposal = nil
-      child = up
+    // Up the unmanaged parent links, each ancestor lent without a retain (a parent outlives
+    // the links to it: its deinit clears them).
+    var child = Unmanaged.passUnretained(self)
+    while let link = child._withUnsafeGuaranteedRef({ $0.parentLink }) {
+      let goesOn = link._withUnsafeGuaranteedRef { up in
+        up.setNeedsLayout()
+        guard up.sizeDependsOnChildren, up.fitProposal != nil else { return false }
+        up.fitProposal = nil
+        return true
+      }
+      guard goesOn else { return }
+      child = link
     }
   }
 }
