@@ -1,5 +1,6 @@
 import CJemalloc
 import LayoutHarness
+import Synchronization
 
 /// Allocation counts from jemalloc, which an executable that depends on this target links
 /// in place of the C library's malloc (`layout-bench`, and a user's own harness program).
@@ -55,36 +56,44 @@ public final class JemallocProbe: AllocationProbe {
 
   public func freedBytes() -> UInt64? { deallocated?.pointee }
 
-  /// The arenas and their decay times (ms) before `holdFreedMemory()`.
-  private var held: [(arena: Int, dirty: Int, muzzy: Int)]?
+  /// The holds open and the arenas' decay times (ms) from before the first: the settings
+  /// are the process's, so probes share them, and a hold inside another leaves them to the
+  /// outer one's release. (nil muzzy: it could not be set, so it is not restored.)
+  private static let holds = Mutex<(count: Int, saved: [(arena: Int, dirty: Int, muzzy: Int?)])>(
+    (0, []))
 
   /// Turns off the purging of every arena (their dirty and muzzy decay times to -1): freed
   /// pages stay mapped, with the huge pages they were on. Every arena, not the thread's
   /// alone: jemalloc serves allocations of 8 MB and more (a large tree's solver arrays) from
   /// an arena of their own, which purges them as soon as they are freed.
   public func holdFreedMemory() {
-    guard held == nil else { return }
-    var count: UInt32 = 0
-    var size = MemoryLayout<UInt32>.size
-    guard mallctl("arenas.narenas", &count, &size, nil, 0) == 0 else { return }
-    var arenas: [(arena: Int, dirty: Int, muzzy: Int)] = []
-    for arena in 0..<Int(count) {
-      // An arena not made yet has no settings: skipped.
-      guard let dirty = Self.decay("dirty", arena, to: -1) else { continue }
-      let muzzy = Self.decay("muzzy", arena, to: -1) ?? -1
-      arenas.append((arena, dirty, muzzy))
+    Self.holds.withLock { holds in
+      holds.count += 1
+      guard holds.count == 1 else { return }
+      var count: UInt32 = 0
+      var size = MemoryLayout<UInt32>.size
+      guard mallctl("arenas.narenas", &count, &size, nil, 0) == 0 else { return }
+      holds.saved = (0..<Int(count)).compactMap { arena in
+        // An arena not made yet has no settings: skipped.
+        guard let dirty = Self.decay("dirty", arena, to: -1) else { return nil }
+        return (arena, dirty, Self.decay("muzzy", arena, to: -1))
+      }
     }
-    held = arenas
   }
 
-  /// Restores the decay times and purges what the arenas still hold unused.
+  /// Ends a hold; the last one open restores the decay times and purges what the arenas
+  /// still hold unused.
   public func releaseHeldMemory() {
-    guard let arenas = held else { return }
-    held = nil
-    for (arena, dirty, muzzy) in arenas {
-      _ = Self.decay("dirty", arena, to: dirty)
-      _ = Self.decay("muzzy", arena, to: muzzy)
-      _ = mallctl("arena.\(arena).purge", nil, nil, nil, 0)
+    Self.holds.withLock { holds in
+      guard holds.count > 0 else { return }
+      holds.count -= 1
+      guard holds.count == 0 else { return }
+      for (arena, dirty, muzzy) in holds.saved {
+        _ = Self.decay("dirty", arena, to: dirty)
+        if let muzzy { _ = Self.decay("muzzy", arena, to: muzzy) }
+        _ = mallctl("arena.\(arena).purge", nil, nil, nil, 0)
+      }
+      holds.saved = []
     }
   }
 

@@ -195,8 +195,8 @@ open class View: CustomStringConvertible {
     ownerLink?.toOpaque() == Unmanaged.passUnretained(window).toOpaque()
   }
 
-  /// Calls `body` with this view's window (nil: none), lent without a retain. `body` must
-  /// not move this view to another window.
+  /// Calls `body` with this view's window (nil: none), lent without a retain: `body` must
+  /// not free the window (the view's link to it holds no reference).
   @inline(__always) func withOwner<R>(_ body: (Window?) -> R) -> R {
     guard let link = ownerLink else { return body(nil) }
     return link._withUnsafeGuaranteedRef { body($0) }

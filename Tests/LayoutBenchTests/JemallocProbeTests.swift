@@ -6,18 +6,32 @@ import Testing
 /// What the cold builds ask of the allocator: freed pages held between an untimed build and
 /// the timed ones (README, "Cold layout, fairly").
 struct JemallocProbeTests {
-  @Test func heldMemoryIsNotPurgedUntilReleased() throws {
+  /// The decay times of the arenas in `arenas` now (other tests may make arenas meanwhile).
+  private func times(of arenas: [(arena: Int, dirty: Int, muzzy: Int)]) -> [[Int]] {
+    let now = Dictionary(
+      JemallocProbe.decayTimes().map { ($0.arena, [$0.dirty, $0.muzzy]) },
+      uniquingKeysWith: { a, _ in a })
+    return arenas.map { now[$0.arena] ?? [] }
+  }
+
+  @Test func aHoldTurnsPurgingOffUntilTheLastReleaseRestoresIt() throws {
     let probe = try #require(JemallocProbe(), "layout-bench's tests run on jemalloc")
+    let other = try #require(JemallocProbe())
     let before = JemallocProbe.decayTimes()
     #expect(!before.isEmpty && before.allSatisfy { $0.dirty >= 0 && $0.muzzy >= 0 })
+    let off = Array(repeating: [-1, -1], count: before.count)
     probe.holdFreedMemory()
-    let held = JemallocProbe.decayTimes()
-    #expect(held.map(\.arena) == before.map(\.arena))
-    #expect(held.allSatisfy { $0.dirty == -1 && $0.muzzy == -1 })
+    #expect(times(of: before) == off)
+    // A second hold, from another probe: the settings are the process's, and the first
+    // release must not end the other's hold.
+    other.holdFreedMemory()
     probe.releaseHeldMemory()
-    let after = JemallocProbe.decayTimes()
-    #expect(after.map(\.arena) == before.map(\.arena))
-    #expect(after.map(\.dirty) == before.map(\.dirty) && after.map(\.muzzy) == before.map(\.muzzy))
+    #expect(times(of: before) == off)
+    other.releaseHeldMemory()
+    #expect(times(of: before) == before.map { [$0.dirty, $0.muzzy] })
+    // A release without a hold changes nothing.
+    probe.releaseHeldMemory()
+    #expect(times(of: before) == before.map { [$0.dirty, $0.muzzy] })
   }
 
   @Test func freeExtentsOfAnySizeServeSmallRequests() {

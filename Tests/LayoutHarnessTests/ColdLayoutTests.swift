@@ -110,7 +110,7 @@ struct ColdLayoutTests {
   /// heap at every size, and timed alone it made a large scene's figure a different
   /// measurement from a small one's (README, "Cold layout, fairly").
   @Test func aTimeLimitKeepsOneBuildOfAnExpensiveSceneAfterAnUntimedOne() throws {
-    func run(coldBuilds: Int) throws -> (builds: Int, samples: Int) {
+    func run(coldBuilds: Int) throws -> (reads: Int, samples: Int) {
       var settings = RunSettings(
         strategies: [.coalesced], ticks: 2, warmupTicks: 0, timeLimitNs: nil, minimumTicks: 2)
       settings.coldBuilds = coldBuilds
@@ -125,7 +125,7 @@ struct ColdLayoutTests {
     let limited = try run(coldBuilds: 5)
     #expect(one.samples == 1 && limited.samples == 1)
     // The same run but for one more build, which reads the counter twice.
-    #expect(limited.builds == one.builds + 2)
+    #expect(limited.reads == one.reads + 2)
   }
 
   /// The first measured tick no longer carries the first layout: it is the cold layout's.

@@ -10,9 +10,10 @@ public protocol AllocationProbe: AnyObject {
   /// Bytes this thread has freed so far, or nil when the allocator does not count them.
   /// With `read()`, it gives what a build leaves live: its memory, not its churn.
   func freedBytes() -> UInt64?
-  /// Keeps the pages this thread's allocator frees from now on, so that the next build
-  /// reuses them as they are, until `releaseHeldMemory()`. (Between cold builds: a build
-  /// on pages the allocator handed back to the system would fault them in again.)
+  /// Keeps the pages the allocator frees from now on (the whole process's, for jemalloc),
+  /// so that the next build reuses them as they are, until `releaseHeldMemory()`. (Between
+  /// cold builds: a build on pages the allocator handed back to the system would fault them
+  /// in again.)
   func holdFreedMemory()
   /// Ends `holdFreedMemory()`, handing back to the system what no allocation reused.
   func releaseHeldMemory()
@@ -339,6 +340,7 @@ public struct ScenarioRunner {
       // pages of a large tree, and the tree the ticks then ran on was partly on 4 KB pages:
       // a feed of 100,000 cells ticked 8% slower on average, 20% at p99.)
       probe?.holdFreedMemory()
+      defer { probe?.releaseHeldMemory() }  // also when a build throws
       first = nil
       let started = monotonicNanos()
       repeat {
@@ -346,7 +348,6 @@ public struct ScenarioRunner {
         keep(try build())
       } while samples.count < settings.coldBuilds
         && monotonicNanos() &- started < settings.coldTimeLimitNs
-      probe?.releaseHeldMemory()
     }
     let views = Double(max(kept!.tree.views.count, 1))
     return (
