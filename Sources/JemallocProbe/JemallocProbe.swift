@@ -70,10 +70,7 @@ public final class JemallocProbe: AllocationProbe {
     Self.holds.withLock { holds in
       holds.count += 1
       guard holds.count == 1 else { return }
-      var count: UInt32 = 0
-      var size = MemoryLayout<UInt32>.size
-      guard mallctl("arenas.narenas", &count, &size, nil, 0) == 0 else { return }
-      holds.saved = (0..<Int(count)).compactMap { arena in
+      holds.saved = (0..<Self.arenaCount).compactMap { arena in
         // An arena not made yet has no settings: skipped.
         guard let dirty = Self.decay("dirty", arena, to: -1) else { return nil }
         return (arena, dirty, Self.decay("muzzy", arena, to: -1))
@@ -99,10 +96,7 @@ public final class JemallocProbe: AllocationProbe {
 
   /// Every made arena's decay times (ms), as `holdFreedMemory()` finds them (for tests).
   static func decayTimes() -> [(arena: Int, dirty: Int, muzzy: Int)] {
-    var count: UInt32 = 0
-    var size = MemoryLayout<UInt32>.size
-    guard mallctl("arenas.narenas", &count, &size, nil, 0) == 0 else { return [] }
-    return (0..<Int(count)).compactMap { arena in
+    (0..<arenaCount).compactMap { arena in
       var times = (dirty: 0, muzzy: 0)
       var size = MemoryLayout<Int>.size
       guard mallctl("arena.\(arena).dirty_decay_ms", &times.dirty, &size, nil, 0) == 0,
@@ -110,6 +104,14 @@ public final class JemallocProbe: AllocationProbe {
       else { return nil }
       return (arena, times.dirty, times.muzzy)
     }
+  }
+
+  /// How many arenas there can be (`arenas.narenas`; 0 when it cannot be read). Those not
+  /// made yet have no settings.
+  private static var arenaCount: Int {
+    var count: UInt32 = 0
+    var size = MemoryLayout<UInt32>.size
+    return mallctl("arenas.narenas", &count, &size, nil, 0) == 0 ? Int(count) : 0
   }
 
   /// Sets `arena.<arena>.<kind>_decay_ms`, returning its old value (nil on failure).
