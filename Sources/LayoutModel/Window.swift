@@ -26,9 +26,11 @@ public final class Window: View {
   // operation calls out while it runs: not checked at run time (see `View.parent`).
   @exclusivity(unchecked) var layoutQueue = DepthQueue()
   @exclusivity(unchecked) var constraintQueue: [View] = []
-  @exclusivity(unchecked) var displayQueue: [View] = []
-  /// An empty buffer the passes swap with their queue.
+  @exclusivity(unchecked) var displayQueue = ViewBatch()
+  /// An empty buffer the constraints pass swaps with its queue.
   private var spareQueue: [View] = []
+  /// An empty batch the display pass swaps with its queue.
+  @exclusivity(unchecked) private var spareDisplayQueue = ViewBatch()
   /// Kept buffers of ``orderDeepestFirst(_:)``.
   private var orderScratch: [View] = []
   private var depthBuckets: [Int] = []
@@ -349,10 +351,11 @@ public final class Window: View {
 
   /// Calls `draw` on every view flagged for display.
   func displayPass() {
-    var batch = takeSpareQueue()
-    swap(&batch, &displayQueue)
-    defer { returnSpareQueue(&batch) }
-    for view in batch where view.needsDisplay && view.isOwned(by: self) {
+    // The queue's views are drained from the spare, so that draws that flag views queue
+    // them for the next pass.
+    swap(&displayQueue, &spareDisplayQueue)
+    spareDisplayQueue.drain { view in
+      guard view.needsDisplay, view.isOwned(by: self) else { return }
       view.needsDisplay = false
       stored.draw += 1
       view.draw()
