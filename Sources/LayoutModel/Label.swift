@@ -63,7 +63,7 @@ public final class Label: View {
 
   override public func layoutSubviews() {
     super.layoutSubviews()
-    guard owner?.engine != nil, frame.width != preferredMaxLayoutWidth else { return }
+    guard usesAutoLayout, frame.width != preferredMaxLayoutWidth else { return }
     // Only a new line count changes the intrinsic height: most labels of a resized window
     // wrap the same way, and skipping their invalidation saves a constraints pass.
     let height = intrinsicContentSize.height

@@ -95,7 +95,7 @@ extension View {
   /// constraints are refreshed in the next constraints pass (in place, through the solver's
   /// constant fast path); under frame layout the fitting sizes up the tree are invalidated.
   public func invalidateIntrinsicContentSize() {
-    if owner?.engine != nil {
+    if usesAutoLayout {
       intrinsic.needsUpdate = true
       setNeedsUpdateConstraints()
     } else {

@@ -141,7 +141,11 @@ open class View: CustomStringConvertible {
   }
 
   /// Whether this view is laid out by its window's solver.
-  public var usesAutoLayout: Bool { owner?.engine != nil }
+  public var usesAutoLayout: Bool {
+    // Through the window link, without a retain (every label asks at each layout).
+    guard let link = ownerLink else { return false }
+    return link._withUnsafeGuaranteedRef { $0.engine != nil }
+  }
 
   /// Whether a container gives this view the full width it has (labels, stacks), or lets it
   /// keep its own width and aligns it (images).
