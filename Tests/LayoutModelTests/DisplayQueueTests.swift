@@ -1,0 +1,107 @@
+import Testing
+
+@testable import LayoutModel
+
+/// The display queue holds each flagged view by a retain of its own (`ViewBatch`): a view
+/// stays alive while queued, is released by the pass that visits it or by its window's end,
+/// and a draw that flags a view queues it for the next pass.
+@Suite struct DisplayQueueTests {
+  /// A view whose draw flags another view for display, once.
+  private final class FlaggingView: View {
+    weak var other: View?
+    var draws = 0
+
+    override func draw() {
+      draws += 1
+      if draws == 1 { other?.setNeedsDisplay() }
+    }
+  }
+
+  private func settledWindow() throws -> Window {
+    let window = try Window(size: Size(width: 200, height: 100), layoutMode: .frames)
+    try window.runUpdateCycle()
+    return window
+  }
+
+  @Test func aQueuedViewLivesUntilTheDisplayPassReleasesIt() throws {
+    let window = try settledWindow()
+    var view: CountingView? = CountingView(name: "leaving")
+    weak var watched = view
+    try window.addSubview(view!)
+    try window.runUpdateCycle()
+    view!.setNeedsDisplay()
+    // It leaves the window, and the test lets go of it: only the queue holds it now.
+    view!.removeFromSuperview()
+    view = nil
+    #expect(watched != nil, "the display queue must keep a queued view alive")
+    let before = window.counters
+    try window.runUpdateCycle()
+    // Visited (not drawn: it is no longer the window's) and released.
+    #expect((window.counters - before).draw == 0)
+    #expect(watched == nil, "the display pass must release the views it visits")
+  }
+
+  @Test func aWindowFreedWithQueuedViewsReleasesThem() throws {
+    var window: Window? = try settledWindow()
+    // In a container: a view leaving the window itself would flag the window for layout,
+    // and a window queued in its own layout queue lives until its next update cycle.
+    let container = View(name: "container")
+    var view: View? = View(name: "queued")
+    weak var watched = view
+    try window!.addSubview(container)
+    try container.addSubview(view!)
+    try window!.runUpdateCycle()
+    view!.setNeedsDisplay()
+    view!.removeFromSuperview()
+    view = nil
+    #expect(watched != nil)
+    weak var watchedWindow = window
+    window = nil
+    #expect(watchedWindow == nil, "the window must be freed")
+    #expect(watched == nil, "a window's end must release the views still queued for display")
+  }
+
+  @Test func aDrawThatFlagsAViewQueuesItForTheNextPass() throws {
+    let window = try settledWindow()
+    let drawer = FlaggingView(name: "drawer")
+    let other = CountingView(name: "other")
+    drawer.other = other
+    try window.addSubview(drawer)
+    try window.addSubview(other)
+    try window.runUpdateCycle()
+    let drawsBefore = (drawer.draws, other.draws)
+    // Only the drawer is flagged; its draw flags the other view during the pass.
+    drawer.draws = 0
+    drawer.setNeedsDisplay()
+    try window.runUpdateCycle()
+    #expect(drawer.draws == 1)
+    #expect(other.draws == drawsBefore.1, "flagged during the pass: drawn by the next one")
+    #expect(other.needsDisplay)
+    try window.runUpdateCycle()
+    #expect(other.draws == drawsBefore.1 + 1)
+    #expect(!other.needsDisplay)
+    #expect(drawer.draws == 1)
+  }
+
+  @Test func aLongQueueDrawsEveryViewOnce() throws {
+    // Beyond the length from which the pass requests lines ahead (4,096), and not a
+    // multiple of anything it steps by.
+    let window = try settledWindow()
+    let container = View(name: "container")
+    try window.addSubview(container)
+    var views: [CountingView] = []
+    for i in 0..<5_003 {
+      let view = CountingView(name: "v\(i)")
+      try container.addSubview(view)
+      views.append(view)
+    }
+    try window.runUpdateCycle()
+    let drawn = views.map(\.draws)
+    #expect(views.allSatisfy { !$0.needsDisplay })
+    for view in views { view.setNeedsDisplay() }
+    let before = window.counters
+    try window.runUpdateCycle()
+    #expect((window.counters - before).draw == views.count)
+    #expect(zip(views, drawn).allSatisfy { $0.draws == $1 + 1 })
+  }
+}
