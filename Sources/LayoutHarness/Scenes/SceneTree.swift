@@ -73,22 +73,38 @@ public final class SceneTree {
       try makeSingleView(node)
     }
     if let parent { try parent.addSubview(view) }
-    // Children arrays are queued, not nodes, and each child node is read in place through
+    // Children arrays are stacked, not nodes, and each child node is read in place through
     // a pointer into its array's buffer (the root through a pointer to the argument): a node
     // passed by value was copied out of the buffer, its name, content and constraints
     // retained and released (13% of a cold bottom-up build of a feed before the arrays
     // were queued, 7% after).
-    // Views are made in the same order as a queue of nodes made them.
-    var pending: [([Scene.Node], View)] = [(children, view)]
-    while let (children, parent) = pending.popLast() {
-      try children.withUnsafeBufferPointer { (children) throws(LayoutError) in
-        guard let first = children.baseAddress else { return }
-        parent.reserveSubviewCapacity(children.count)
-        for i in 0..<children.count {
-          let (childView, grandchildren) = try makeSingleView(first + i)
-          try parent.addSubview(childView)
-          if !grandchildren.isEmpty { pending.append((grandchildren, childView)) }
-        }
+    // Depth first, in tree order: a view's subtree is made before its next sibling, so
+    // that a cell's views are made (and allocated) together. Made a level at a time, a
+    // list's cells came first and their subviews long after, apart in memory from them:
+    // every later pass that reads a parent and its children (measuring, placing) then
+    // took a cache miss for each, in a large tree.
+    // The children being made are in locals; the levels above wait on a stack, each with
+    // the index of its next child (read through the stack, every node cost three retains).
+    var nodes = children
+    var parent = view
+    var next = 0
+    var above: [(nodes: [Scene.Node], parent: View, next: Int)] = []
+    while true {
+      guard next < nodes.count else {
+        guard let level = above.popLast() else { break }
+        (nodes, parent, next) = level
+        continue
+      }
+      if next == 0 { parent.reserveSubviewCapacity(nodes.count) }
+      let (childView, grandchildren) = try nodes.withUnsafeBufferPointer {
+        [next] (nodes) throws(LayoutError) in
+        try makeSingleView(nodes.baseAddress.unsafelyUnwrapped + next)
+      }
+      next += 1
+      try parent.addSubview(childView)
+      if !grandchildren.isEmpty {
+        above.append((nodes, parent, next))
+        (nodes, parent, next) = (grandchildren, childView, 0)
       }
     }
     return view
