@@ -221,7 +221,7 @@ public class StackView: View {
     let left = insets.left
     let gap = spacing
     var cursor = insets.top
-    forEachSubviewUnretained { child in
+    forEachSubviewRequestingAhead { child in
       let size = child.fittingSize(for: inner)
       let width = child.isFlexibleWidth ? inner.width : size.width
       let x = left + offset(free: inner.width - width)
