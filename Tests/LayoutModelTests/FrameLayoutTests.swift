@@ -243,4 +243,36 @@ import Testing
     // window's.
     expectFrame(plain, rect(0, 0, 300, 400))
   }
+
+  /// A list longer than the length from which a stack requests its children's lines ahead
+  /// (4,096) places every child, on the first layout and after a change near its top that
+  /// moves every child below.
+  @Test func aLongListPlacesEveryChild() throws {
+    let window = try window(.frames)
+    let list = ListView(name: "list")
+    try window.addSubview(list)
+    var images: [ImageView] = []
+    for i in 0..<5_003 {
+      let image = try ImageView(size: Size(width: Double(20 + i % 5), height: Double(1 + i % 7)))
+      try list.addSubview(image)
+      images.append(image)
+    }
+    /// Each child below the last one's bottom, at its own size (leading alignment).
+    func expectStacked() {
+      var y = 0.0
+      var misplaced = 0
+      for image in images {
+        let expected = rect(0, y, image.imageSize.width, image.imageSize.height)
+        if !image.frame.isApproximatelyEqual(to: expected, tolerance: exact) { misplaced += 1 }
+        y += image.imageSize.height
+      }
+      #expect(misplaced == 0, "\(misplaced) of \(images.count) children misplaced")
+    }
+    try window.runUpdateCycle()
+    expectStacked()
+    try images[3].setImageSize(Size(width: 30, height: 50))
+    try window.runUpdateCycle()
+    expectStacked()
+    #expect(images.last?.frame.minY == images.dropLast().reduce(0) { $0 + $1.imageSize.height })
+  }
 }
