@@ -178,8 +178,8 @@ extension View {
   /// `forEachInSubtree` for internal walks, whose `body` must leave every subview list of
   /// the subtree as it is: the views still to visit are kept unretained. (A retain and a
   /// release per view, atomic operations that each waited for its view's cache miss instead
-  /// of overlapping the misses, were a tenth of the cold build of a 100,000-cell feed, whose
-  /// window attaches the whole tree in one walk.)
+  /// of overlapping the misses, were a tenth of the cold build of a 100,000-cell feed, when
+  /// its window attached the whole tree in one walk.)
   func walkSubtree(_ body: (View) -> Void) {
     // A leaf (every view a scene adds, as trees are built top-down) needs no stack.
     if subviews.isEmpty { return body(self) }

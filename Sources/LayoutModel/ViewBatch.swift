@@ -24,8 +24,9 @@ struct ViewBatch: ~Copyable {
   }
 
   /// Hands every view to `body` in queue order, releasing each after its visit, and leaves
-  /// the batch empty with its capacity kept. `body` must not append to this batch (a pass
-  /// drains a batch it swapped out of the queue).
+  /// the batch empty with its capacity kept. Nothing `body` does may reach this batch
+  /// (append to it, swap it, drain it): a pass drains a local batch it took out of the
+  /// queue, so that views flagged meanwhile, and nested passes, use others.
   mutating func drain(_ body: (View) -> Void) {
     entries.withUnsafeBufferPointer { views in
       let count = views.count

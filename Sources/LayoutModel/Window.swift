@@ -23,13 +23,15 @@ public final class Window: View {
   let engine: LayoutEngine?
 
   // The queues are changed for every flagged view, by this module only, and no queue
-  // operation calls out while it runs: not checked at run time (see `View.parent`).
+  // operation calls out while it runs (a pass visits a batch it took out of its queue, so
+  // that what it calls may flag views, or even run a nested cycle): not checked at run
+  // time (see `View.parent`).
   @exclusivity(unchecked) var layoutQueue = DepthQueue()
   @exclusivity(unchecked) var constraintQueue: [View] = []
   @exclusivity(unchecked) var displayQueue = ViewBatch()
   /// An empty buffer the constraints pass swaps with its queue.
   private var spareQueue: [View] = []
-  /// An empty batch the display pass swaps with its queue.
+  /// An empty batch (with the capacity of the last one drained) for the display queue.
   @exclusivity(unchecked) private var spareDisplayQueue = ViewBatch()
   /// Kept buffers of ``orderDeepestFirst(_:)``.
   private var orderScratch: [View] = []
@@ -351,15 +353,19 @@ public final class Window: View {
 
   /// Calls `draw` on every view flagged for display.
   func displayPass() {
-    // The queue's views are drained from the spare, so that draws that flag views queue
-    // them for the next pass.
-    swap(&displayQueue, &spareDisplayQueue)
-    spareDisplayQueue.drain { view in
+    // The queue's views are drained from a local batch, the spare taking the queue's place:
+    // a draw that flags a view queues it for the next pass, and a draw that runs a nested
+    // update cycle drains that cycle's own batch, never this one.
+    var batch = ViewBatch()
+    swap(&batch, &spareDisplayQueue)
+    swap(&batch, &displayQueue)
+    batch.drain { view in
       guard view.needsDisplay, view.isOwned(by: self) else { return }
       view.needsDisplay = false
       stored.draw += 1
       view.draw()
     }
+    swap(&batch, &spareDisplayQueue)
   }
 
   /// Re-queues the flags of a view that joined this window (or moved within it).

@@ -17,6 +17,20 @@ import Testing
     }
   }
 
+  /// A view whose first draw flags another view and runs a whole update cycle, nested in
+  /// the display pass that drew it.
+  private final class NestingView: View {
+    weak var other: View?
+    var draws = 0
+
+    override func draw() {
+      draws += 1
+      guard draws == 1, let window else { return }
+      other?.setNeedsDisplay()
+      try? window.runUpdateCycle()
+    }
+  }
+
   private func settledWindow() throws -> Window {
     let window = try Window(size: Size(width: 200, height: 100), layoutMode: .frames)
     try window.runUpdateCycle()
@@ -103,5 +117,46 @@ import Testing
     try window.runUpdateCycle()
     #expect((window.counters - before).draw == views.count)
     #expect(zip(views, drawn).allSatisfy { $0.draws == $1 + 1 })
+  }
+
+  @Test func aDrawThatRunsANestedCycleLeavesEveryViewDrawnOnceAndReleased() throws {
+    var window: Window? = try settledWindow()
+    var container: View? = View(name: "container")
+    try window!.addSubview(container!)
+    var before: CountingView? = CountingView(name: "before")
+    var nesting: NestingView? = NestingView(name: "nesting")
+    var after: CountingView? = CountingView(name: "after")
+    var flagged: CountingView? = CountingView(name: "flagged")
+    for view in [before!, nesting!, after!, flagged!] as [View] { try container!.addSubview(view) }
+    try window!.runUpdateCycle()
+    let drawn = (before!.draws, after!.draws, flagged!.draws)
+    // Their reference counts, settled: a queue entry released twice would lower one.
+    let counts = [before!, nesting!, after!, flagged!].map { _getRetainCount($0) }
+    nesting!.other = flagged
+    nesting!.draws = 0
+    // Queued in this order; the nesting view's draw flags `flagged` and runs a cycle.
+    before!.setNeedsDisplay()
+    nesting!.setNeedsDisplay()
+    after!.setNeedsDisplay()
+    try window!.runUpdateCycle()
+    #expect(before!.draws == drawn.0 + 1)
+    #expect(nesting!.draws == 1)
+    #expect(after!.draws == drawn.1 + 1)
+    #expect(flagged!.draws == drawn.2 + 1, "the nested cycle draws the view flagged before it")
+    try window!.runUpdateCycle()
+    #expect(before!.draws == drawn.0 + 1 && after!.draws == drawn.1 + 1)
+    #expect(flagged!.draws == drawn.2 + 1 && nesting!.draws == 1)
+    #expect([before!, nesting!, after!, flagged!].map { _getRetainCount($0) } == counts)
+    // Every reference the queues took was given back: all of it is freed with the window.
+    weak var watchedWindow = window
+    weak var watchedBefore = before
+    weak var watchedNesting = nesting
+    weak var watchedAfter = after
+    weak var watchedFlagged = flagged
+    (before, nesting, after, flagged, container) = (nil, nil, nil, nil, nil)
+    window = nil
+    #expect(watchedWindow == nil)
+    #expect(watchedBefore == nil && watchedNesting == nil)
+    #expect(watchedAfter == nil && watchedFlagged == nil)
   }
 }
