@@ -71,6 +71,16 @@ public final class Window: View {
     setNeedsLayout()
   }
 
+  /// Drops every queued flag of a window that will never run an update cycle (a scene that
+  /// failed to build). Its queues hold their views, the window itself among them (it flags
+  /// itself when made), so a window dropped with flags queued is never freed, nor the
+  /// views it holds; this lets it go.
+  package func discardQueuedFlags() {
+    layoutQueue = DepthQueue()
+    constraintQueue = []
+    displayQueue = ViewBatch()
+  }
+
   deinit {
     // Subtrees that outlive the window must not point at it (nor at its solver).
     for child in subviews {

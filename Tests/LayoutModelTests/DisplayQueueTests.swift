@@ -160,3 +160,23 @@ import Testing
     #expect(watchedAfter == nil && watchedFlagged == nil)
   }
 }
+
+/// A window dropped before its first update cycle still holds its queued flags, the window
+/// itself among them; `discardQueuedFlags` lets it and its views go (a scene that fails to
+/// build calls it).
+@Suite struct DiscardedWindowTests {
+  @Test(arguments: Window.LayoutMode.allCases)
+  func aWindowWhoseFlagsAreDiscardedIsFreed(_ mode: Window.LayoutMode) throws {
+    var window: Window? = try Window(size: Size(width: 100, height: 100), layoutMode: mode)
+    var view: View? = try ImageView(size: Size(width: 10, height: 10), name: "image")
+    try window!.addSubview(view!)
+    view!.setNeedsDisplay()
+    weak var watchedWindow = window
+    weak var watchedView = view
+    view = nil
+    window!.discardQueuedFlags()
+    window = nil
+    #expect(watchedWindow == nil)
+    #expect(watchedView == nil)
+  }
+}

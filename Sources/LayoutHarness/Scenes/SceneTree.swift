@@ -9,8 +9,9 @@ public final class SceneTree {
   @exclusivity(unchecked) public private(set) var views = ViewTable()
   /// The constraints each node declared, by node id (scenes without constraints: empty).
   @exclusivity(unchecked) private(set) var constraints: [Int: [LayoutConstraint]] = [:]
-  /// Constraints of views made but not yet in the window: activated once the subtree joins
-  /// it (a constraint to an ancestor needs the ancestor).
+  /// Constraints the nodes declared, not activated yet: activated once their whole subtree
+  /// is made (a constraint may name a view made later, or, in an inserted subtree, an
+  /// ancestor), in tree order.
   @exclusivity(unchecked) private var pending: [(id: Int, Scene.Constraint)] = []
 
   /// Builds the views of `scene` in a new window laid out by `mode`. Nothing is laid out
@@ -22,8 +23,15 @@ public final class SceneTree {
     // window as it is made, while its lines are in cache. (The finished tree attached at the
     // end was walked once more, a cache miss per view: 8-12% of the cold build of a
     // bottom-up feed of 3,000 to 100,000 cells.)
-    _ = try makeView(scene.root, joining: window)
-    try activatePending()
+    do {
+      _ = try makeView(scene.root, joining: window)
+      try activatePending()
+    } catch {
+      // The views made so far are in the window, which holds itself through its queues:
+      // without this, a scene that fails to build would keep them all.
+      window.discardQueuedFlags()
+      throw error
+    }
   }
 
   /// Activates the constraints of the views made since the last call (their subtree is in
