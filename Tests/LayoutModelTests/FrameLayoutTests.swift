@@ -136,6 +136,36 @@ import Testing
     expectFrame(badge, rect(276, 34, 20, 10))
   }
 
+  /// A horizontal stack whose child is replaced by another of a different size (the count
+  /// of children unchanged, so its kept child sizes are rewritten, not remade) measures the
+  /// new child.
+  @Test(arguments: Window.LayoutMode.allCases)
+  func horizontalStackMeasuresAReplacedChild(_ mode: Window.LayoutMode) throws {
+    let window = try window(mode)
+    let stack = try StackView(
+      axis: .horizontal, spacing: 8, alignment: .leading, insets: EdgeInsets(all: 4),
+      name: "stack")
+    let avatar = try ImageView(size: Size(width: 40, height: 40), name: "avatar")
+    // Seven 35-point words, as above.
+    let label = Label(
+      text: Array(repeating: "abcde", count: 7).joined(separator: " "), name: "label")
+    let badge = try ImageView(size: Size(width: 20, height: 10), name: "badge")
+    for view in [avatar, label, badge] as [View] { try stack.addSubview(view) }
+    try window.addSubview(stack)
+    try window.runUpdateCycle()
+    expectFrame(label, rect(52, 4, 216, 34))
+    // A wider, shorter image in the avatar's place: the label gets 300 - 8 - 100 - 20 - 16
+    // = 156 (four words a line, 4 * 35 + 3 * 3.5 = 150.5): two lines still, 34 high.
+    let wide = try ImageView(size: Size(width: 100, height: 12), name: "wide")
+    avatar.removeFromSuperview()
+    try stack.insertSubview(wide, at: 0)
+    try window.runUpdateCycle()
+    expectFrame(stack, rect(0, 0, 300, 42))
+    expectFrame(wide, rect(4, 4, 100, 12))
+    expectFrame(label, rect(112, 4, 156, 34))
+    expectFrame(badge, rect(276, 4, 20, 10))
+  }
+
   @Test(arguments: Window.LayoutMode.allCases)
   func overlayStackStacksOnTopOfEachOther(_ mode: Window.LayoutMode) throws {
     let window = try window(mode)
