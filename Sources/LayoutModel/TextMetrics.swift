@@ -58,50 +58,50 @@ struct TextMetrics {
     naturalWidth = wordWidths.reduce(0, +) + Double(max(0, wordWidths.count - 1)) * spaceWidth
   }
 
-  /// Appends the width of each word of a UTF-8 text, as `TextStyle.advance(of:)` gives the
-  /// width of each scalar: over the bytes, with a table for ASCII. (Decoding every scalar
-  /// and matching it against the special characters cost 2,000 instructions per label, a
-  /// tenth of a cold bottom-up build.) A scalar beyond ASCII has the ordinary advance, once,
-  /// at its first byte; separators (space, newline, tab) end a word.
+  /// Appends the width of each word of a UTF-8 text: the glyph advance times the sum of its
+  /// characters' factors (`TextStyle.advance(of:)` over the glyph advance: 0.5, 1 or 1.5),
+  /// a sum that is exact, rounded once. Over the bytes, with a table for ASCII; a scalar
+  /// beyond ASCII has factor 1, once, at its first byte; separators (space, newline, tab)
+  /// end a word. (Decoding every scalar and matching it against the special characters
+  /// cost 2,000 instructions per label, a tenth of a cold bottom-up build.)
   ///
-  /// The table holds each ASCII byte's advance as a multiple of the glyph advance (0.5, 1
-  /// or 1.5; -1 for a separator), so that a character costs a load and a multiply-add, and
-  /// only a separator branches: a branch per class mispredicted on every change of class.
-  /// (`glyphAdvance * 0.5` per character is the same number as once per text.)
+  /// The sum is kept in half-advances, an integer: one addition per character, where a
+  /// floating-point sum waited for the previous addition at every character (and rounded at
+  /// each, for a glyph advance that is not a multiple of a power of two). The table holds
+  /// each ASCII byte's half-advances (1, 2 or 3) and 0 for a separator, so that only a
+  /// separator branches: a branch per class mispredicted on every change of class.
   private static func measureWords(
     utf8: UnsafeBufferPointer<UInt8>, style: TextStyle, into words: inout [Double]
   ) {
-    let glyph = style.glyphAdvance
-    var current = 0.0
-    var inWord = false
-    asciiFactors.withUnsafeBufferPointer { factors in
+    let halfAdvance = style.glyphAdvance * 0.5
+    // Every character adds at least one half-advance: a word is under way while this is
+    // positive.
+    var halves = 0
+    asciiHalfAdvances.withUnsafeBufferPointer { table in
       for byte in utf8 {
         if byte < 0x80 {
-          let factor = factors[Int(byte)]
-          if factor < 0 {
-            if inWord { words.append(current) }
-            current = 0
-            inWord = false
+          let step = Int(table[Int(byte)])
+          if step == 0 {
+            if halves > 0 { words.append(Double(halves) * halfAdvance) }
+            halves = 0
           } else {
-            current += glyph * factor
-            inWord = true
+            halves &+= step
           }
         } else if byte & 0xC0 != 0x80 {
           // The first byte of a scalar beyond ASCII (continuation bytes are 10xxxxxx).
-          current += glyph
-          inWord = true
+          halves &+= 2
         }
       }
     }
-    if inWord { words.append(current) }
+    if halves > 0 { words.append(Double(halves) * halfAdvance) }
   }
 
-  /// The advance of each ASCII byte as a multiple of the glyph advance, as
-  /// `TextStyle.advance(of:)` gives it, and -1 for the separators.
-  private static let asciiFactors: [Double] = (0..<128).map { byte in
+  /// The advance of each ASCII byte in half glyph advances, as `TextStyle.advance(of:)`
+  /// gives it (1, 2 or 3), and 0 for the separators.
+  private static let asciiHalfAdvances: [UInt8] = (0..<128).map { byte in
     let scalar = Unicode.Scalar(UInt8(byte))
-    if scalar == " " || scalar == "\n" || scalar == "\t" { return -1 }
-    return TextStyle(glyphAdvance: 1, lineHeight: 1).advance(of: scalar)
+    if scalar == " " || scalar == "\n" || scalar == "\t" { return 0 }
+    return UInt8(TextStyle(glyphAdvance: 2, lineHeight: 1).advance(of: scalar))
   }
 
   /// Lines needed at `width`: greedy, a space between words, over-long words broken.

@@ -121,9 +121,11 @@ import Testing
 
   /// The words' widths measured over UTF-8 bytes (a table for ASCII, one ordinary advance
   /// per scalar beyond it) are bit for bit those of the definition, scalar by scalar with
-  /// `TextStyle.advance(of:)`: on random texts of special and ordinary ASCII, separators,
-  /// accented letters, combining marks, CJK, emoji and "\r\n", in native strings and in
-  /// bridged-looking substrings.
+  /// `TextStyle.advance(of:)`: the glyph advance times the sum of the scalars' advances at
+  /// a glyph advance of 1 (multiples of 0.5, summed exactly), on random texts of special
+  /// and ordinary ASCII, separators, accented letters, combining marks, CJK, emoji and
+  /// "\r\n", in native strings and in bridged-looking substrings, and a glyph advance (0.3)
+  /// whose multiples are not exact.
   @Test func byteMeasurementMatchesTheScalarDefinition() {
     let pieces: [String] = [
       "a", "b", "Z", "0", "i", "l", "j", "t", "f", "I", ".", ",", ";", ":", "'", "!", "|",
@@ -143,20 +145,21 @@ import Testing
       let style = [TextStyle.body, .title, .caption, TextStyle(glyphAdvance: 0.3, lineHeight: 1)][
         trial % 4]
       let metrics = TextMetrics(text: text, style: style)
+      let unit = TextStyle(glyphAdvance: 1, lineHeight: 1)
       var expected: [Double] = []
-      var current = 0.0
+      var factors = 0.0
       var inWord = false
       for scalar in text.unicodeScalars {
         if scalar == " " || scalar == "\n" || scalar == "\t" {
-          if inWord { expected.append(current) }
-          current = 0
+          if inWord { expected.append(factors * style.glyphAdvance) }
+          factors = 0
           inWord = false
         } else {
-          current += style.advance(of: scalar)
+          factors += unit.advance(of: scalar)
           inWord = true
         }
       }
-      if inWord { expected.append(current) }
+      if inWord { expected.append(factors * style.glyphAdvance) }
       #expect(metrics.wordWidths == expected, "trial \(trial): \(text.debugDescription)")
     }
   }
