@@ -15,9 +15,6 @@ struct ViewBatch: ~Copyable {
 
   init() {}
 
-  var isEmpty: Bool { entries.isEmpty }
-  var count: Int { entries.count }
-
   /// Queues `view`, retained until the batch visits it or is freed.
   mutating func append(_ view: View) {
     entries.append(.passRetained(view))
