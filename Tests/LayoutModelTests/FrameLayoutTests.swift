@@ -111,22 +111,30 @@ import Testing
     expectFrame(stack, rect(0, 0, 300, 37))
   }
 
-  @Test(arguments: Window.LayoutMode.allCases)
-  func horizontalStackSharesTheWidthAndAlignsTrailing(_ mode: Window.LayoutMode) throws {
+  /// A horizontal stack (spacing 8, insets 4) of a 40 x 40 avatar, a label of seven
+  /// 35-point words and a 20 x 10 badge, in a 300-wide window, laid out once. The label gets
+  /// 300 - 8 (insets) - 40 - 20 (images) - 16 (two gaps) = 216; five words fit a line
+  /// (5 * 35 + 4 * 3.5 = 189, six would be 227.5): two lines, 34 high.
+  private func avatarLabelBadgeRow(
+    _ mode: Window.LayoutMode, alignment: StackView.Alignment
+  ) throws -> (window: Window, stack: StackView, avatar: ImageView, label: Label, badge: View) {
     let window = try window(mode)
     let stack = try StackView(
-      axis: .horizontal, spacing: 8, alignment: .trailing, insets: EdgeInsets(all: 4),
+      axis: .horizontal, spacing: 8, alignment: alignment, insets: EdgeInsets(all: 4),
       name: "stack")
     let avatar = try ImageView(size: Size(width: 40, height: 40), name: "avatar")
-    // Seven 35-point words; the label gets 300 - 8 (insets) - 40 - 20 (images) - 16 (two
-    // gaps) = 216; five words fit a line (5 * 35 + 4 * 3.5 = 189, six would be 227.5):
-    // two lines, 34 high.
     let label = Label(
       text: Array(repeating: "abcde", count: 7).joined(separator: " "), name: "label")
     let badge = try ImageView(size: Size(width: 20, height: 10), name: "badge")
     for view in [avatar, label, badge] as [View] { try stack.addSubview(view) }
     try window.addSubview(stack)
     try window.runUpdateCycle()
+    return (window, stack, avatar, label, badge)
+  }
+
+  @Test(arguments: Window.LayoutMode.allCases)
+  func horizontalStackSharesTheWidthAndAlignsTrailing(_ mode: Window.LayoutMode) throws {
+    let (_, stack, avatar, label, badge) = try avatarLabelBadgeRow(mode, alignment: .trailing)
 
     // Height: the tallest child (40) plus insets: 48. Trailing alignment puts each child's
     // bottom at 48 - 4 = 44.
@@ -141,18 +149,7 @@ import Testing
   /// new child.
   @Test(arguments: Window.LayoutMode.allCases)
   func horizontalStackMeasuresAReplacedChild(_ mode: Window.LayoutMode) throws {
-    let window = try window(mode)
-    let stack = try StackView(
-      axis: .horizontal, spacing: 8, alignment: .leading, insets: EdgeInsets(all: 4),
-      name: "stack")
-    let avatar = try ImageView(size: Size(width: 40, height: 40), name: "avatar")
-    // Seven 35-point words, as above.
-    let label = Label(
-      text: Array(repeating: "abcde", count: 7).joined(separator: " "), name: "label")
-    let badge = try ImageView(size: Size(width: 20, height: 10), name: "badge")
-    for view in [avatar, label, badge] as [View] { try stack.addSubview(view) }
-    try window.addSubview(stack)
-    try window.runUpdateCycle()
+    let (window, stack, avatar, label, badge) = try avatarLabelBadgeRow(mode, alignment: .leading)
     expectFrame(label, rect(52, 4, 216, 34))
     // A wider, shorter image in the avatar's place: the label gets 300 - 8 - 100 - 20 - 16
     // = 156 (four words a line, 4 * 35 + 3 * 3.5 = 150.5): two lines still, 34 high.
