@@ -14,7 +14,7 @@ extension View {
     if let window { window.noteFlag(self) }
     guard !needsLayout else { return }
     needsLayout = true
-    window?.layoutQueue.insert(self)
+    if let window, window !== self { window.layoutQueue.insert(self) }
   }
 
   /// Flags the view for a constraints pass at the next update cycle.
@@ -23,7 +23,7 @@ extension View {
       if let window { window.noteFlag(self) }
       guard !needsUpdateConstraints else { return }
       needsUpdateConstraints = true
-      window?.constraintQueue.append(self)
+      if let window, window !== self { window.constraintQueue.append(self) }
     }
   }
 
@@ -31,7 +31,9 @@ extension View {
   public func setNeedsDisplay() {
     guard !needsDisplay else { return }
     needsDisplay = true
-    withOwner { $0?.displayQueue.append(self) }
+    withOwner { window in
+      if let window, window !== self { window.displayQueue.append(self) }
+    }
   }
 
   /// `setNeedsDisplay()` for a caller that holds the view's window (its `owner`) already,
@@ -40,7 +42,7 @@ extension View {
     assert(window === owner, "flagged in another view's window")
     guard !needsDisplay else { return }
     needsDisplay = true
-    window?.displayQueue.append(self)
+    if let window, window !== self { window.displayQueue.append(self) }
   }
 
   /// Lays out now if layout is pending: constraints pass and solve (window-wide, as the

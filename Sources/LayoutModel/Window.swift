@@ -26,6 +26,11 @@ public final class Window: View {
   // operation calls out while it runs (a pass visits a batch it took out of its queue, so
   // that what it calls may flag views, or even run a nested cycle): not checked at run
   // time (see `View.parent`).
+  //
+  // They hold the flagged views of the tree, never the window: its own flags are read
+  // where each pass starts (it goes first in all three). Queued, it held itself, and a
+  // window dropped before its first update cycle (it flags itself when made) was never
+  // freed, nor any view in it.
   @exclusivity(unchecked) var layoutQueue = DepthQueue()
   @exclusivity(unchecked) var constraintQueue: [View] = []
   @exclusivity(unchecked) var displayQueue = ViewBatch()
@@ -69,16 +74,6 @@ public final class Window: View {
     engine?.attach(self)
     try setFrame(Rect(origin: .zero, size: size))
     setNeedsLayout()
-  }
-
-  /// Drops every queued flag of a window that will never run an update cycle (a scene that
-  /// failed to build). Its queues hold their views, the window itself among them (it flags
-  /// itself when made), so a window dropped with flags queued is never freed, nor the
-  /// views it holds; this lets it go.
-  package func discardQueuedFlags() {
-    layoutQueue = DepthQueue()
-    constraintQueue = []
-    displayQueue = ViewBatch()
   }
 
   deinit {
@@ -218,7 +213,7 @@ public final class Window: View {
   }
 
   private func hasLayoutWork(within root: View?) -> Bool {
-    guard let root else { return !layoutQueue.isEmpty }
+    guard let root else { return needsLayout || !layoutQueue.isEmpty }
     let pending = layoutQueue.drain()
     var found = false
     for view in pending {
@@ -233,14 +228,16 @@ public final class Window: View {
   /// Calls `updateConstraints` on flagged views, deepest first (a container's constraints
   /// may depend on its children's), until none is flagged.
   ///
-  /// The window itself goes first: it only pins its root views to its own edges, which in
-  /// UIKit exist from the moment a root view is added (its autoresizing constraints). Made
-  /// last, they would leave a list's width undetermined while the list arranges its cells,
-  /// and each cell's `trailing == list.trailing` would redefine the list's width through
-  /// that cell, so that every earlier cell depended on the newest one: building a
-  /// 10,000-cell feed took 7.7 minutes and 7 GB that way, 13 s and 0.8 GB this way.
+  /// The window itself goes first in each round: it only pins its root views to its own
+  /// edges, which in UIKit exist from the moment a root view is added (its autoresizing
+  /// constraints). Made last, they would leave a list's width undetermined while the list
+  /// arranges its cells, and each cell's `trailing == list.trailing` would redefine the
+  /// list's width through that cell, so that every earlier cell depended on the newest
+  /// one: building a 10,000-cell feed took 7.7 minutes and 7 GB that way, 13 s and 0.8 GB
+  /// this way.
   func constraintsPass() throws(LayoutError) {
-    while !constraintQueue.isEmpty {
+    while needsUpdateConstraints || !constraintQueue.isEmpty {
+      if needsUpdateConstraints { try updateConstraints(of: self) }
       // The queue is exchanged for the kept spare buffer, so that neither buffer is shared
       // (views flagged during the pass append to the queue: a shared buffer would be
       // copied, an allocation per pass).
@@ -249,14 +246,19 @@ public final class Window: View {
       defer { returnSpareQueue(&batch) }
       if batch.count > 1 { orderDeepestFirst(&batch) }
       for view in batch where view.needsUpdateConstraints && view.isOwned(by: self) {
-        view.needsUpdateConstraints = false
-        try countVisit(view, pass: .constraints)
-        stored.updateConstraints += 1
-        passView = view
-        defer { passView = nil }
-        try view.updateConstraints()
+        try updateConstraints(of: view)
       }
     }
+  }
+
+  /// One visit of the constraints pass.
+  private func updateConstraints(of view: View) throws(LayoutError) {
+    view.needsUpdateConstraints = false
+    try countVisit(view, pass: .constraints)
+    stored.updateConstraints += 1
+    passView = view
+    defer { passView = nil }
+    try view.updateConstraints()
   }
 
   /// The spare queue buffer, moved out (the property is left without a buffer).
@@ -272,13 +274,13 @@ public final class Window: View {
     swap(&batch, &spareQueue)
   }
 
-  /// Orders a constraints batch for the pass: the window itself first, then the views
+  /// Orders a constraints batch (views of the tree, never the window) for the pass:
   /// deepest first, equals in queue order (children update their constraints before their
   /// containers). In place for a small batch, else a counting sort by depth through kept
   /// buffers: the standard library's stable sort allocates a merge buffer for every batch
   /// of more than a few views, and a resize queues every label.
   func orderDeepestFirst(_ batch: inout [View]) {
-    @inline(__always) func rank(_ view: View) -> Int { view === self ? Int.max : view.depth }
+    @inline(__always) func rank(_ view: View) -> Int { view.depth }
     guard batch.count > 1 else { return }
     if batch.count <= 24 {
       // Insertion sort: stable, no buffer.
@@ -296,21 +298,18 @@ public final class Window: View {
     }
     var shallowest = Int.max
     var deepest = Int.min
-    for view in batch where view !== self {
+    for view in batch {
       shallowest = min(shallowest, view.depth)
       deepest = max(deepest, view.depth)
     }
-    if deepest < shallowest { return }  // The window alone, queued more than once.
-    // Bucket 0 holds the window, bucket 1 + (deepest - depth) a view of that depth; each
-    // bucket's count becomes its start in the output, then its next free position.
-    let buckets = deepest - shallowest + 2
+    // Bucket `deepest - depth` holds the views of that depth; each bucket's count becomes
+    // its start in the output, then its next free position.
+    let buckets = deepest - shallowest + 1
     if depthBuckets.count < buckets {
       depthBuckets.append(contentsOf: repeatElement(0, count: buckets - depthBuckets.count))
     }
     for b in 0..<buckets { depthBuckets[b] = 0 }
-    for view in batch {
-      depthBuckets[view === self ? 0 : 1 + deepest - view.depth] += 1
-    }
+    for view in batch { depthBuckets[deepest - view.depth] += 1 }
     var start = 0
     for b in 0..<buckets {
       let count = depthBuckets[b]
@@ -323,7 +322,7 @@ public final class Window: View {
     // Filled with placeholders, then every position is written once.
     sorted.append(contentsOf: repeatElement(self as View, count: batch.count))
     for view in batch {
-      let b = view === self ? 0 : 1 + deepest - view.depth
+      let b = deepest - view.depth
       sorted[depthBuckets[b]] = view
       depthBuckets[b] += 1
     }
@@ -342,10 +341,21 @@ public final class Window: View {
   }
 
   /// Calls `layoutSubviews` on flagged views, parents before children.
+  ///
+  /// The window, shallower than any view, goes first whenever it is flagged. It is never a
+  /// descendant of `root` (never the window itself): with a root, it stays flagged.
   private func layoutPass(within root: View?) throws(LayoutError) {
     var deferred: [View] = []
     defer { for view in deferred { layoutQueue.insert(view) } }
-    while let view = layoutQueue.popShallowest() {
+    while true {
+      let view: View
+      if root == nil && needsLayout {
+        view = self
+      } else if let next = layoutQueue.popShallowest() {
+        view = next
+      } else {
+        break
+      }
       guard view.needsLayout, view.isOwned(by: self) else { continue }
       if let root, !view.isDescendant(of: root) {
         deferred.append(view)
@@ -366,20 +376,23 @@ public final class Window: View {
     // The queue's views are drained from a local batch, the spare taking the queue's place:
     // a draw that flags a view queues it for the next pass, and a draw that runs a nested
     // update cycle drains that cycle's own batch, never this one.
-    var batch = ViewBatch()
-    swap(&batch, &spareDisplayQueue)
-    swap(&batch, &displayQueue)
-    batch.drain { view in
+    @inline(__always) func display(_ view: View) {
       guard view.needsDisplay, view.isOwned(by: self) else { return }
       view.needsDisplay = false
       stored.draw += 1
       view.draw()
     }
+    display(self)
+    var batch = ViewBatch()
+    swap(&batch, &spareDisplayQueue)
+    swap(&batch, &displayQueue)
+    batch.drain(display)
     swap(&batch, &spareDisplayQueue)
   }
 
   /// Re-queues the flags of a view that joined this window (or moved within it).
   func requeue(_ view: View) {
+    guard view !== self else { return }
     if view.needsLayout { layoutQueue.insert(view) }
     if view.needsUpdateConstraints { constraintQueue.append(view) }
     if view.needsDisplay { displayQueue.append(view) }

@@ -3,8 +3,9 @@ import Testing
 @testable import LayoutModel
 
 /// The order of a constraints pass: the window first, then views deepest first, views of
-/// one depth in the order they were queued. `Window.orderDeepestFirst` sorts in place
-/// below 25 views and by counting above; both must give that order.
+/// one depth in the order they were queued. The window is never queued (its pass reads its
+/// flag); `Window.orderDeepestFirst` sorts the queued views, in place below 25 views and by
+/// counting above, and both must give that order.
 @Suite struct ConstraintPassOrderTests {
   /// A window holding a random tree of `count` views (each under a random earlier one).
   private func tree(_ count: Int, seed: UInt64) throws -> (Window, [View]) {
@@ -24,38 +25,71 @@ import Testing
     return (window, views)
   }
 
-  /// The expected order, worked out independently: ranks compared, ties by queue position.
-  private func expected(_ batch: [View], window: Window) -> [View] {
-    func rank(_ view: View) -> Int { view === window ? Int.max : view.depth }
-    return batch.indices.sorted { a, b in
-      rank(batch[a]) != rank(batch[b]) ? rank(batch[a]) > rank(batch[b]) : a < b
+  /// The expected order, worked out independently: depths compared, ties by queue position.
+  private func expected(_ batch: [View]) -> [View] {
+    batch.indices.sorted { a, b in
+      batch[a].depth != batch[b].depth ? batch[a].depth > batch[b].depth : a < b
     }.map { batch[$0] }
   }
 
   @Test(arguments: [0, 1, 2, 5, 24, 25, 26, 60, 400])
-  func batchesComeOutWindowFirstThenDeepestFirstInQueueOrder(size: Int) throws {
+  func batchesComeOutDeepestFirstInQueueOrder(size: Int) throws {
     for seed in UInt64(1)...6 {
       let (window, views) = try tree(120, seed: seed)
       #expect(views.map(\.depth).max()! >= 4, "the tree should have several levels")
-      // A queue with repeats and the window itself, in a scrambled order.
+      // A queue with repeats, in a scrambled order.
       var state = seed &* 977
       var batch: [View] = []
       for _ in 0..<size {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        let pick = Int((state >> 33) % UInt64(views.count + 3))
-        batch.append(pick < views.count ? views[pick] : window)
+        batch.append(views[Int((state >> 33) % UInt64(views.count))])
       }
-      let want = expected(batch, window: window)
+      let want = expected(batch)
       window.orderDeepestFirst(&batch)
       #expect(batch.count == want.count)
       #expect(zip(batch, want).allSatisfy { $0 === $1 }, "size \(size), seed \(seed)")
     }
   }
 
-  @Test func aBatchOfOnlyTheWindowStaysAsItIs() throws {
-    let window = try Window(size: Size(width: 100, height: 100), layoutMode: .frames)
-    var batch: [View] = Array(repeating: window, count: 30)
+  @Test func aBatchOfOneDepthStaysInQueueOrder() throws {
+    let (window, views) = try tree(120, seed: 3)
+    let rootViews = views.filter { $0.depth == 1 }
+    #expect(rootViews.count >= 2)
+    var batch = Array(repeating: rootViews, count: 15).flatMap { $0 }
+    let want = batch
     window.orderDeepestFirst(&batch)
-    #expect(batch.count == 30 && batch.allSatisfy { $0 === window })
+    #expect(zip(batch, want).allSatisfy { $0 === $1 })
+  }
+
+  /// The window's own constraints (the pins of its root views) come before any view's in
+  /// a pass, though the window is never queued: a root view added to it finds them made.
+  @Test(arguments: [1, 30])
+  func theWindowUpdatesItsConstraintsFirst(rootViews: Int) throws {
+    let window = try Window(size: Size(width: 100, height: 100), layoutMode: .autoLayout)
+    try window.runUpdateCycle()
+    var recorders: [WindowFlagRecorder] = []
+    for i in 0..<rootViews {
+      let recorder = WindowFlagRecorder(name: "recorder\(i)")
+      recorders.append(recorder)
+      try window.addSubview(recorder)
+      recorder.setNeedsUpdateConstraints()
+    }
+    #expect(window.needsUpdateConstraints, "adding a root view flags the window")
+    try window.runUpdateCycle()
+    for recorder in recorders {
+      #expect(recorder.windowFlaggedWhenUpdated == [false])
+      #expect(recorder.frame == Rect(x: 0, y: 0, width: 100, height: 100))
+    }
+  }
+}
+
+/// A view that records, each time its constraints are updated, whether its window was
+/// still flagged for its own.
+private final class WindowFlagRecorder: View {
+  var windowFlaggedWhenUpdated: [Bool] = []
+
+  override func updateConstraints() throws(LayoutError) {
+    windowFlaggedWhenUpdated.append(owner?.needsUpdateConstraints ?? true)
+    try super.updateConstraints()
   }
 }

@@ -161,22 +161,44 @@ import Testing
   }
 }
 
-/// A window dropped before its first update cycle still holds its queued flags, the window
-/// itself among them; `discardQueuedFlags` lets it and its views go (a scene that fails to
-/// build calls it).
-@Suite struct DiscardedWindowTests {
+/// A window is never in its own queues, so one dropped before its first update cycle (it
+/// flags itself when made), with views flagged for every pass, is freed with its views.
+@Suite struct DroppedWindowTests {
   @Test(arguments: Window.LayoutMode.allCases)
-  func aWindowWhoseFlagsAreDiscardedIsFreed(_ mode: Window.LayoutMode) throws {
+  func aWindowDroppedBeforeItsFirstCycleIsFreed(_ mode: Window.LayoutMode) throws {
     var window: Window? = try Window(size: Size(width: 100, height: 100), layoutMode: mode)
+    var container: View? = View(name: "container")
     var view: View? = try ImageView(size: Size(width: 10, height: 10), name: "image")
-    try window!.addSubview(view!)
-    view!.setNeedsDisplay()
+    try window!.addSubview(container!)
+    try container!.addSubview(view!)
+    for flagged in [window!, container!, view!] {
+      flagged.setNeedsLayout()
+      flagged.setNeedsUpdateConstraints()
+      flagged.setNeedsDisplay()
+    }
+    #expect(window!.needsLayout && window!.needsUpdateConstraints && window!.needsDisplay)
     weak var watchedWindow = window
+    weak var watchedContainer = container
     weak var watchedView = view
-    view = nil
-    window!.discardQueuedFlags()
-    window = nil
+    (view, container, window) = (nil, nil, nil)
     #expect(watchedWindow == nil)
-    #expect(watchedView == nil)
+    #expect(watchedContainer == nil && watchedView == nil)
+  }
+
+  /// The window's own flags are served by the passes as the queued ones are.
+  @Test(arguments: Window.LayoutMode.allCases)
+  func aWindowsOwnFlagsAreServedByTheNextCycle(_ mode: Window.LayoutMode) throws {
+    let window = try Window(size: Size(width: 100, height: 100), layoutMode: mode)
+    try window.runUpdateCycle()
+    let before = window.counters
+    window.setNeedsLayout()
+    window.setNeedsUpdateConstraints()
+    window.setNeedsDisplay()
+    try window.runUpdateCycle()
+    let after = window.counters
+    #expect(!window.needsLayout && !window.needsUpdateConstraints && !window.needsDisplay)
+    #expect(after.layoutSubviews - before.layoutSubviews == 1)
+    #expect(after.updateConstraints - before.updateConstraints == 1)
+    #expect(after.draw - before.draw == 1)
   }
 }

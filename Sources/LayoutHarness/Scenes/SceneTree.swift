@@ -23,15 +23,8 @@ public final class SceneTree {
     // window as it is made, while its lines are in cache. (The finished tree attached at the
     // end was walked once more, a cache miss per view: 8-12% of the cold build of a
     // bottom-up feed of 3,000 to 100,000 cells.)
-    do {
-      _ = try makeView(scene.root, joining: window)
-      try activatePending()
-    } catch {
-      // The views made so far are in the window, which holds itself through its queues:
-      // without this, a scene that fails to build would keep them all.
-      window.discardQueuedFlags()
-      throw error
-    }
+    _ = try makeView(scene.root, joining: window)
+    try activatePending()
   }
 
   /// Activates the constraints of the views made since the last call (their subtree is in
