@@ -9,17 +9,26 @@
 final class MergeBuffer {
   private(set) var symbols: UnsafeMutablePointer<Symbol>
   private(set) var coefficients: UnsafeMutablePointer<Double>
+  /// The symbols a merge added to its destination row, and those it removed: a merge of
+  /// rows of `a` and `b` cells adds at most `b` and removes at most `a`, so `capacity`
+  /// entries each are always enough.
+  private(set) var added: UnsafeMutablePointer<Symbol>
+  private(set) var removed: UnsafeMutablePointer<Symbol>
   private(set) var capacity: Int
 
   init() {
     capacity = 64
     symbols = .allocate(capacity: capacity)
     coefficients = .allocate(capacity: capacity)
+    added = .allocate(capacity: capacity)
+    removed = .allocate(capacity: capacity)
   }
 
   deinit {
     symbols.deallocate()
     coefficients.deallocate()
+    added.deallocate()
+    removed.deallocate()
   }
 
   /// Makes room for `count` cells (the contents are not kept).
@@ -30,25 +39,42 @@ final class MergeBuffer {
   private func grow(_ count: Int) {
     symbols.deallocate()
     coefficients.deallocate()
+    added.deallocate()
+    removed.deallocate()
     capacity = Swift.max(count, capacity &* 2)
     symbols = .allocate(capacity: capacity)
     coefficients = .allocate(capacity: capacity)
+    added = .allocate(capacity: capacity)
+    removed = .allocate(capacity: capacity)
   }
 }
 
-/// Reusable merge output and the list of symbols a merge added to or removed from the
-/// destination row, so that the tableau can keep its column index exact.
+/// Reusable merge output and the lists of symbols the last merge added to or removed from
+/// the destination row, so that the tableau can keep its column index exact.
+///
+/// The lists are raw buffers with counts, not arrays: an append to an array checked its
+/// uniqueness and capacity, and emptying one went through the general range replacement,
+/// about a third of what a merge of two small rows cost beside the merge itself (a
+/// canonical tableau merges a few hundred times per hundred constraints).
 struct MergeScratch {
   let buffer = MergeBuffer()
-  var added: [Symbol] = []
-  var removed: [Symbol] = []
+  private(set) var addedCount = 0
+  private(set) var removedCount = 0
 
-  /// Empties both lists, keeping their space. Most merges leave them empty, and emptying
-  /// an empty array still went through the general range replacement (about 80
-  /// instructions, twice per merge).
+  /// The symbols the last merge (`Row.add`) added to its destination row.
+  var added: UnsafeBufferPointer<Symbol> {
+    UnsafeBufferPointer(start: buffer.added, count: addedCount)
+  }
+
+  /// The symbols the last merge removed from its destination row.
+  var removed: UnsafeBufferPointer<Symbol> {
+    UnsafeBufferPointer(start: buffer.removed, count: removedCount)
+  }
+
+  /// Empties both lists.
   @inline(__always) mutating func clearLists() {
-    if !added.isEmpty { added.removeAll(keepingCapacity: true) }
-    if !removed.isEmpty { removed.removeAll(keepingCapacity: true) }
+    addedCount = 0
+    removedCount = 0
   }
 }
 
@@ -177,13 +203,14 @@ extension Row {
 
   /// `self += k · other`, as a linear merge of the two sorted rows, leaving out the cell of
   /// `dropped` (the symbol `other` defines, in a substitution). Cells whose sum is zero
-  /// (`isResidue`) are dropped. Symbols that appear or disappear are appended to
-  /// `scratch.added` / `scratch.removed` (which the caller clears); `dropped` is not
-  /// reported.
+  /// (`isResidue`) are dropped. The symbols that appear or disappear become the lists
+  /// `scratch.added` / `scratch.removed` (empty when no merge was needed); `dropped` is
+  /// not reported.
   mutating func add(
     _ other: Row, times k: Double, dropping dropped: Symbol = .invalid,
     scratch: inout MergeScratch
   ) {
+    scratch.clearLists()
     constant += k * other.constant
     if other.isConstant && !dropped.isValid { return }
     let buffer = scratch.buffer
@@ -200,13 +227,22 @@ extension Row {
 extension MergeScratch {
   /// Writes the cells of `a + k · b`, without `dropped`, to the start of `buffer` (which
   /// must have room for both rows' cells) and returns how many there are. Symbols of `b`
-  /// that `a` lacks go to `added` when kept, symbols of `a` whose sum is zero to `removed`.
+  /// that `a` lacks become the `added` list when kept, symbols of `a` whose sum is zero the
+  /// `removed` list.
   @inline(__always)
   mutating func merge(
     _ a: Row.UnsafeHandle, _ b: Row.UnsafeHandle, times k: Double, dropping dropped: Symbol
   ) -> Int {
     let outS = buffer.symbols
     let outC = buffer.coefficients
+    let added = buffer.added
+    let removed = buffer.removed
+    var addedCount = 0
+    var removedCount = 0
+    defer {
+      self.addedCount = addedCount
+      self.removedCount = removedCount
+    }
     var n = 0
     var i = 0
     var j = 0
@@ -226,14 +262,16 @@ extension MergeScratch {
           outS[n] = b.symbols[j]
           outC[n] = v
           n &+= 1
-          added.append(b.symbols[j])
+          added[addedCount] = b.symbols[j]
+          addedCount &+= 1
         }
         j &+= 1
       } else {
         // In both: the sum, or nothing when it cancels.
         let v = a.coefficients[i] + k * b.coefficients[j]
         if isResidue(v, scale: abs(a.coefficients[i])) {
-          removed.append(a.symbols[i])
+          removed[removedCount] = a.symbols[i]
+          removedCount &+= 1
         } else {
           outS[n] = a.symbols[i]
           outC[n] = v

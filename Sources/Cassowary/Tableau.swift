@@ -446,20 +446,19 @@ struct Tableau {
     _ slot: Int, _ other: Row, times k: Double, dropping dropped: Symbol = .invalid
   ) {
     structureChanged()
-    scratch.clearLists()
     rows[slot].add(other, times: k, dropping: dropped, scratch: &scratch)
     forgetReferences(slot)
     counters.rowsTouched &+= 1
     let s32 = Int32(slot)
-    for i in scratch.added.indices { noteAdded(scratch.added[i], in: s32) }
-    for i in scratch.removed.indices { noteRemoved(scratch.removed[i]) }
+    // The lists stay valid through the loops: only a merge rewrites them.
+    for symbol in scratch.added { noteAdded(symbol, in: s32) }
+    for symbol in scratch.removed { noteRemoved(symbol) }
   }
 
   /// `target += k · other` for a row outside the tableau (objective, artificial, a new row).
   @inline(__always)
   mutating func add(_ other: Row, times k: Double, to target: inout Row) {
     target.add(other, times: k, scratch: &scratch)
-    scratch.clearLists()
   }
 
   /// Replaces `symbol` by `row` in the objectives.
@@ -469,7 +468,6 @@ struct Tableau {
       let a = artificial!.remove(symbol)
       if a != 0 {
         artificial!.add(row, times: a, scratch: &scratch)
-        scratch.clearLists()
       }
     }
   }
