@@ -184,11 +184,6 @@ struct ColumnLists {
     return ranges
   }
 
-  /// Overwrites entry `k` of the list of the symbol at `index` (compaction, in place).
-  @inline(__always) mutating func setEntry(_ index: Int, _ k: Int, _ slot: Int32) {
-    entries[Int(extents[index].start) &+ k] = slot
-  }
-
   /// Keeps the first `count` entries of the list of the symbol at `index`.
   mutating func truncate(_ index: Int, to count: Int) {
     precondition(count <= Int(extents[index].count), "a list can only shrink")

@@ -117,7 +117,8 @@ extension Tableau {
   /// kept at the size of the round-off it forgives. A value round-off left below zero counts
   /// as zero, and the pivot then makes no step (`raiseRoundOffDeficit(of:)`).
   mutating func leavingSymbol(for entering: Symbol) -> Symbol {
-    let column = column(of: entering)
+    let column = takeColumn(of: entering)
+    defer { keepColumn(column) }
     var bound = Double.infinity
     for (basic, c) in column where !basic.isExternal && c < 0 {
       let value = max(0, values[basic.index])
@@ -228,7 +229,9 @@ extension Tableau {
     var first = Symbol.invalid
     var second = Symbol.invalid
     var third = Symbol.invalid
-    for (basic, c) in column(of: marker) {
+    let column = takeColumn(of: marker)
+    defer { keepColumn(column) }
+    for (basic, c) in column {
       let value = values[basic.index]
       if basic.isExternal {
         if !third.isValid || third < basic { third = basic }

@@ -146,6 +146,29 @@ extension Tableau {
   /// entries' order does not matter.
   mutating func column(of symbol: Symbol) -> [(basic: Symbol, coefficient: Double)] {
     var result: [(basic: Symbol, coefficient: Double)] = []
+    writeColumn(of: symbol, into: &result)
+    return result
+  }
+
+  /// `column(of:)` in the tableau's kept buffer, moved out to the caller, who hands it back
+  /// with `keepColumn(_:)`: a fresh array for every ratio test allocated once per pivot.
+  mutating func takeColumn(of symbol: Symbol) -> [(basic: Symbol, coefficient: Double)] {
+    var column: [(basic: Symbol, coefficient: Double)] = []
+    swap(&column, &keptColumn)
+    if !column.isEmpty { column.removeAll(keepingCapacity: true) }
+    writeColumn(of: symbol, into: &column)
+    return column
+  }
+
+  /// Gives back the buffer `takeColumn(of:)` lent.
+  mutating func keepColumn(_ column: consuming [(basic: Symbol, coefficient: Double)]) {
+    keptColumn = column
+  }
+
+  /// Appends the entries of `column(of:)` to `result`.
+  private mutating func writeColumn(
+    of symbol: Symbol, into result: inout [(basic: Symbol, coefficient: Double)]
+  ) {
     if !lazy && readsColumnsFromRows {
       // Canonical rows name no basic symbol: the rows that name `symbol` are all that
       // depend on it, and each one's cell is its expansion's coefficient. The general
@@ -158,9 +181,11 @@ extension Tableau {
         if !nearZero(d) { result.append((rowBasic[s], d)) }
       }
       assert(sameEntries(result, generalColumn(of: symbol)), "canonical column differs")
-      return result
+      return
     }
-    return generalColumn(of: symbol)
+    forEachColumnEntry(of: symbol) { b, d in
+      if !nearZero(d) { result.append((b, d)) }
+    }
   }
 
   /// `column(of:)` through the dependency traversal, valid in both representations.

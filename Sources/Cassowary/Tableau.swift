@@ -59,6 +59,8 @@ struct Tableau {
   var visitEpoch: UInt32 = 0
   /// A sparse accumulator for expansions and column computations.
   var accumulator: [Double] = []
+  /// The buffer `takeColumn(of:)` lends to the ratio tests.
+  var keptColumn: [(basic: Symbol, coefficient: Double)] = []
   /// The highest level ever given (levels only grow), to size the work lists.
   var highestLevel: Int32 = 0
   /// Per-level work lists for `updateValues()`, as linked lists in flat arrays: the first
@@ -318,15 +320,28 @@ struct Tableau {
       for i in slotMarks.indices { slotMarks[i] = 0 }
       markEpoch = 1
     }
+    let epoch = markEpoch
     let index = symbol.index
-    var kept = 0
-    for k in 0..<columns.count(index) {
-      let slot = columns.entry(index, k)
-      let s = Int(slot)
-      if slotMarks[s] != markEpoch, rowBasic[s].isValid, rows[s].contains(symbol) {
-        slotMarks[s] = markEpoch
-        columns.setEntry(index, kept, slot)
-        kept &+= 1
+    // Over raw buffers: through the arrays, each entry cost two uniqueness checks and a
+    // retain of its row (a canonical build compacts a column every few constraints).
+    let kept = rows.withUnsafeBufferPointer { rows in
+      rowBasic.withUnsafeBufferPointer { rowBasic in
+        slotMarks.withUnsafeMutableBufferPointer { marks in
+          columns.withUnsafeMutableBuffers { extents, entries in
+            let start = Int(extents[index].start)
+            var kept = 0
+            for k in 0..<Int(extents[index].count) {
+              let slot = entries[start &+ k]
+              let s = Int(slot)
+              if marks[s] != epoch, rowBasic[s].isValid, rows[s].contains(symbol) {
+                marks[s] = epoch
+                entries[start &+ kept] = slot
+                kept &+= 1
+              }
+            }
+            return kept
+          }
+        }
       }
     }
     columns.truncate(index, to: kept)
@@ -554,7 +569,15 @@ struct Tableau {
     // The pivot row names parametric symbols only (canonical, or expanded above), and the
     // leaving symbol is parametric now: its level is 1 without a pass over its cells.
     assert(level(of: rows[slot]) == 1, "a pivot row names a basic symbol")
-    setLevel(entering, 1)
+    if lazy {
+      setLevel(entering, 1)
+    } else {
+      // The substitution below takes the entering symbol out of every row that names it,
+      // so no row sits above it: raising them first (a pass over its column, and theirs)
+      // was work for nothing, a twentieth of a canonical build.
+      symbolMarks[entering.index].level = 1
+      if highestLevel < 1 { highestLevel = 1 }
+    }
     staleValues.append(leaving)
     staleValues.append(entering)
     if lazy {

@@ -102,10 +102,15 @@ import Testing
         if !model[i].suffix(4).contains(slot) { model[i].append(slot) }
       case 7:
         let keep = model[i].filter { $0 % 3 != 0 }
-        var kept = 0
-        for k in 0..<lists.count(i) where lists.entry(i, k) % 3 != 0 {
-          lists.setEntry(i, kept, lists.entry(i, k))
-          kept += 1
+        // In place over the raw buffers, as `Tableau.compactColumn` compacts a list.
+        let kept = lists.withUnsafeMutableBuffers { extents, entries in
+          let start = Int(extents[i].start)
+          var kept = 0
+          for k in 0..<Int(extents[i].count) where entries[start + k] % 3 != 0 {
+            entries[start + kept] = entries[start + k]
+            kept += 1
+          }
+          return kept
         }
         lists.truncate(i, to: kept)
         model[i] = keep
