@@ -294,6 +294,44 @@ struct Tableau {
     if columns.count(i) > 2 &* Int(live) &+ 16 { compactColumn(symbol) }
   }
 
+  /// `noteAdded(_:in:)` for each of `symbols`, in order (the symbols a merge added to the
+  /// row at `slot`). Lists with room are appended to over raw buffers, in one scope for
+  /// many symbols; one that must grow, or be compacted after the append, goes through the
+  /// arrays. (Through them, each symbol cost three uniqueness checks: a canonical build
+  /// lists a few symbols per merge, and merges several times per constraint.)
+  mutating func noteAdded(_ symbols: UnsafeBufferPointer<Symbol>, in slot: Int32) {
+    var k = 0
+    while k < symbols.count {
+      var parametric = 0
+      let start = k
+      // Whether the list of the symbol before `k` needs compacting (else the fast loop
+      // stopped at `k`, whose list is full, or ran out).
+      let compact = basicSlot.withUnsafeBufferPointer { basicSlot in
+        columns.withUnsafeMutableBuffers { extents, entries in
+          while k < symbols.count {
+            let symbol = symbols[k]
+            let i = symbol.index
+            guard ColumnLists.appendInPlace(slot, to: i, extents, entries) else { return false }
+            k &+= 1
+            extents[i].live &+= 1
+            let live = Int(extents[i].live)
+            if live == 1 && symbol.isExternal && basicSlot[i] < 0 { parametric &+= 1 }
+            if Int(extents[i].count) > 2 &* live &+ 16 { return true }
+          }
+          return false
+        }
+      }
+      cellCount &+= k &- start
+      referencedParametricExternals &+= parametric
+      if compact {
+        compactColumn(symbols[k &- 1])
+      } else if k < symbols.count {
+        noteAdded(symbols[k], in: slot)
+        k &+= 1
+      }
+    }
+  }
+
   @inline(__always) mutating func noteRemoved(_ symbol: Symbol) {
     let live = columns.addLive(symbol.index, -1)
     cellCount &-= 1
@@ -466,7 +504,7 @@ struct Tableau {
     counters.rowsTouched &+= 1
     let s32 = Int32(slot)
     // The lists stay valid through the loops: only a merge rewrites them.
-    for symbol in scratch.added { noteAdded(symbol, in: s32) }
+    noteAdded(scratch.added, in: s32)
     for symbol in scratch.removed { noteRemoved(symbol) }
   }
 
