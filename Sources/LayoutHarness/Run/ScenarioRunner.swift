@@ -299,14 +299,18 @@ public struct ScenarioRunner {
     _ kind: StrategyKind, scene: Scene, scenario: Scenario
   ) throws(RunError) -> (LayoutStrategy, ColdLayout) {
     typealias Build = (LayoutStrategy, ns: Double, bytes: Double?, retained: Double?)
+    // Returned from the `do`, not assigned to a `let` declared before it: the assignment
+    // made the compiler call the `catch` unreachable (a false warning with typed throws).
+    func make() throws(RunError) -> LayoutStrategy {
+      do throws(LayoutError) { return try LayoutStrategy(kind, scene: scene) } catch {
+        throw .layout(scenario: scenario, strategy: kind, error)
+      }
+    }
     func build() throws(RunError) -> Build {
       let before = probe?.read()
       let freedBefore = probe?.freedBytes()
       let start = monotonicNanos()
-      let strategy: LayoutStrategy
-      do throws(LayoutError) { strategy = try LayoutStrategy(kind, scene: scene) } catch {
-        throw .layout(scenario: scenario, strategy: kind, error)
-      }
+      let strategy = try make()
       do throws(HandlerError) { try strategy.tick([]) } catch {
         throw .handler(scenario: scenario, strategy: kind, tick: 0, error)
       }
