@@ -9,10 +9,9 @@ import Testing
   /// whose width is edited: shrinking it below the preferred total pushes widths onto their
   /// floors, widening it frees them, so the same slacks and errors pivot in and out of the
   /// same rows on every round trip, each adding a stale slot to a list.
-  @Test(arguments: [Solver.Representation.adaptive, .lazy, .canonical])
-  func columnListsStopGrowingWhenTheSamePivotsRepeat(
-    representation: Solver.Representation
-  ) throws {
+  static func stack(_ representation: Solver.Representation) throws -> (
+    solver: Solver, width: Variable, widths: [Variable]
+  ) {
     let solver = Solver(representation: representation)
     let width = solver.makeVariable("W")
     try solver.addEditVariable(width, strength: .strong)
@@ -28,15 +27,26 @@ import Testing
       widths.append(w)
     }
     try solver.addConstraint(previousEnd + 4 == Expression(width))
+    return (solver, width, widths)
+  }
+
+  /// Shrinks and widens the stack's container once.
+  static func roundTrip(_ solver: Solver, _ width: Variable) throws {
+    try solver.suggestValue(width, 400)
+    solver.updateVariables()
+    try solver.suggestValue(width, 1_700)
+    solver.updateVariables()
+  }
+
+  @Test(arguments: [Solver.Representation.adaptive, .lazy, .canonical])
+  func columnListsStopGrowingWhenTheSamePivotsRepeat(
+    representation: Solver.Representation
+  ) throws {
+    let (solver, width, widths) = try Self.stack(representation)
     func capacity() -> Int {
       solver.tableau.columns.extents.reduce(0) { $0 + Int($1.capacity) }
     }
-    func roundTrip() throws {
-      try solver.suggestValue(width, 400)
-      solver.updateVariables()
-      try solver.suggestValue(width, 1_700)
-      solver.updateVariables()
-    }
+    func roundTrip() throws { try Self.roundTrip(solver, width) }
     // The lazy tableau settles into its cycle of row forms in its third round trip; a
     // column list may then hold stale slots up to twice its rows plus 16 before it is
     // compacted (`Tableau.noteAdded`), so lists reach their largest size within a few
@@ -52,6 +62,38 @@ import Testing
     #expect(columns.dead < settled, "dead entries outnumber the lists' room")
     // And the values are right: 1,700 leaves every width at its preference or above.
     #expect(widths.allSatisfy { solver.value(of: $0) >= 50 - 1e-9 })
+  }
+
+  /// `Tableau.compactColumn`, the tableau's own compaction over raw buffers: a list keeps,
+  /// in its order, each slot once whose row still names the symbol, and as many as the
+  /// live count says. Checked for every symbol of the stack after its lists have gathered
+  /// stale entries in repeated pivots.
+  @Test(arguments: [Solver.Representation.adaptive, .lazy, .canonical])
+  func compactionKeepsEachRowThatNamesTheSymbolOnceInOrder(
+    representation: Solver.Representation
+  ) throws {
+    let (solver, width, _) = try Self.stack(representation)
+    for _ in 0..<40 { try Self.roundTrip(solver, width) }
+    var tableau = solver.tableau
+    var symbols: [Symbol] = []
+    var seen: Set<Int> = []
+    for row in tableau.rows {
+      for symbol in row.symbols where seen.insert(symbol.index).inserted { symbols.append(symbol) }
+    }
+    var compacted = 0
+    for symbol in symbols {
+      let list = Array(tableau.columns.list(symbol.index))
+      var want: [Int32] = []
+      for slot in list where !want.contains(slot) {
+        let s = Int(slot)
+        if tableau.rowBasic[s].isValid && tableau.rows[s].contains(symbol) { want.append(slot) }
+      }
+      if want.count < list.count { compacted += 1 }
+      tableau.compactColumn(symbol)
+      #expect(Array(tableau.columns.list(symbol.index)) == want, "\(representation) \(symbol)")
+      #expect(Int(tableau.columnCount(symbol.index)) == want.count, "\(representation) \(symbol)")
+    }
+    #expect(compacted > 0, "\(representation): no list held a stale entry to compact")
   }
 }
 

@@ -58,6 +58,7 @@ import Testing
     var batch = Array(repeating: rootViews, count: 15).flatMap { $0 }
     let want = batch
     window.orderDeepestFirst(&batch)
+    #expect(batch.count == want.count)
     #expect(zip(batch, want).allSatisfy { $0 === $1 })
   }
 
