@@ -1,6 +1,14 @@
 // MARK: - Flags and immediate updates (UIKit's setNeeds... / ...IfNeeded pairs)
 
 extension View {
+  /// Whether `window` is this view: a window flags itself but is never in its own queues
+  /// (its passes read its flags). Callers then queue through `window?.`: binding the
+  /// window first (`if let window, window !== self`) retained and released it at every
+  /// flag.
+  @inline(__always) func isWindow(_ window: Window?) -> Bool {
+    window.map(ObjectIdentifier.init) == ObjectIdentifier(self)
+  }
+
   /// Flags the view for layout at the next update cycle and returns at once.
   public func setNeedsLayout() {
     withOwner { setNeedsLayout(owner: $0) }
@@ -9,12 +17,12 @@ extension View {
   /// `setNeedsLayout()` for a caller that holds the view's window (its `owner`) already.
   /// `window` must be that window: flagged in another, the view would never be laid out
   /// (asserted in debug builds).
-  func setNeedsLayout(owner window: Window?) {
+  @inline(__always) func setNeedsLayout(owner window: Window?) {
     assert(window === owner, "flagged in another view's window")
     if let window { window.noteFlag(self) }
     guard !needsLayout else { return }
     needsLayout = true
-    if let window, window !== self { window.layoutQueue.insert(self) }
+    if !isWindow(window) { window?.layoutQueue.insert(self) }
   }
 
   /// Flags the view for a constraints pass at the next update cycle.
@@ -23,7 +31,7 @@ extension View {
       if let window { window.noteFlag(self) }
       guard !needsUpdateConstraints else { return }
       needsUpdateConstraints = true
-      if let window, window !== self { window.constraintQueue.append(self) }
+      if !isWindow(window) { window?.constraintQueue.append(self) }
     }
   }
 
@@ -32,7 +40,7 @@ extension View {
     guard !needsDisplay else { return }
     needsDisplay = true
     withOwner { window in
-      if let window, window !== self { window.displayQueue.append(self) }
+      if !isWindow(window) { window?.displayQueue.append(self) }
     }
   }
 
@@ -42,7 +50,7 @@ extension View {
     assert(window === owner, "flagged in another view's window")
     guard !needsDisplay else { return }
     needsDisplay = true
-    if let window, window !== self { window.displayQueue.append(self) }
+    if !isWindow(window) { window?.displayQueue.append(self) }
   }
 
   /// Lays out now if layout is pending: constraints pass and solve (window-wide, as the

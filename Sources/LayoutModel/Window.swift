@@ -347,28 +347,32 @@ public final class Window: View {
   private func layoutPass(within root: View?) throws(LayoutError) {
     var deferred: [View] = []
     defer { for view in deferred { layoutQueue.insert(view) } }
+    // The window is visited in a branch of its own: one variable holding either it
+    // (borrowed) or a popped view (owned) cost a retain and a release of every view.
     while true {
-      let view: View
       if root == nil && needsLayout {
-        view = self
-      } else if let next = layoutQueue.popShallowest() {
-        view = next
-      } else {
-        break
+        try layOut(self)
+        continue
       }
+      guard let view = layoutQueue.popShallowest() else { break }
       guard view.needsLayout, view.isOwned(by: self) else { continue }
       if let root, !view.isDescendant(of: root) {
         deferred.append(view)
         continue
       }
-      view.needsLayout = false
-      try countVisit(view, pass: .layout)
-      stored.layoutSubviews += 1
-      passView = view
-      view.layoutSubviews()
-      passView = nil
-      // A layoutSubviews that changed constraints is served by the next round's solve.
+      try layOut(view)
     }
+  }
+
+  /// One visit of the layout pass.
+  @inline(__always) private func layOut(_ view: View) throws(LayoutError) {
+    view.needsLayout = false
+    try countVisit(view, pass: .layout)
+    stored.layoutSubviews += 1
+    passView = view
+    view.layoutSubviews()
+    passView = nil
+    // A layoutSubviews that changed constraints is served by the next round's solve.
   }
 
   /// Calls `draw` on every view flagged for display.
@@ -392,7 +396,7 @@ public final class Window: View {
 
   /// Re-queues the flags of a view that joined this window (or moved within it).
   func requeue(_ view: View) {
-    guard view !== self else { return }
+    guard !view.isWindow(self) else { return }
     if view.needsLayout { layoutQueue.insert(view) }
     if view.needsUpdateConstraints { constraintQueue.append(view) }
     if view.needsDisplay { displayQueue.append(view) }
@@ -402,6 +406,7 @@ public final class Window: View {
 
   /// Counts a visit of `view` in this update cycle and stops the cycle when the view comes
   /// back more than `visitLimit` times.
+  @inline(__always)
   private func countVisit(_ view: View, pass: LayoutCycle.Pass) throws(LayoutError) {
     if view.visitEpoch != epoch {
       view.visitEpoch = epoch

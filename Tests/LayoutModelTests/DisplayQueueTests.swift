@@ -40,7 +40,7 @@ import Testing
   @Test func aQueuedViewLivesUntilTheDisplayPassReleasesIt() throws {
     let window = try settledWindow()
     var view: CountingView? = CountingView(name: "leaving")
-    weak var watched = view
+    weak let watched = view
     try window.addSubview(view!)
     try window.runUpdateCycle()
     view!.setNeedsDisplay()
@@ -61,7 +61,7 @@ import Testing
     // and a window queued in its own layout queue lives until its next update cycle.
     let container = View(name: "container")
     var view: View? = View(name: "queued")
-    weak var watched = view
+    weak let watched = view
     try window!.addSubview(container)
     try container.addSubview(view!)
     try window!.runUpdateCycle()
@@ -69,7 +69,7 @@ import Testing
     view!.removeFromSuperview()
     view = nil
     #expect(watched != nil)
-    weak var watchedWindow = window
+    weak let watchedWindow = window
     window = nil
     #expect(watchedWindow == nil, "the window must be freed")
     #expect(watched == nil, "a window's end must release the views still queued for display")
@@ -148,11 +148,11 @@ import Testing
     #expect(flagged!.draws == drawn.2 + 1 && nesting!.draws == 1)
     #expect([before!, nesting!, after!, flagged!].map { _getRetainCount($0) } == counts)
     // Every reference the queues took was given back: all of it is freed with the window.
-    weak var watchedWindow = window
-    weak var watchedBefore = before
-    weak var watchedNesting = nesting
-    weak var watchedAfter = after
-    weak var watchedFlagged = flagged
+    weak let watchedWindow = window
+    weak let watchedBefore = before
+    weak let watchedNesting = nesting
+    weak let watchedAfter = after
+    weak let watchedFlagged = flagged
     (before, nesting, after, flagged, container) = (nil, nil, nil, nil, nil)
     window = nil
     #expect(watchedWindow == nil)
@@ -177,9 +177,9 @@ import Testing
       flagged.setNeedsDisplay()
     }
     #expect(window!.needsLayout && window!.needsUpdateConstraints && window!.needsDisplay)
-    weak var watchedWindow = window
-    weak var watchedContainer = container
-    weak var watchedView = view
+    weak let watchedWindow = window
+    weak let watchedContainer = container
+    weak let watchedView = view
     (view, container, window) = (nil, nil, nil)
     #expect(watchedWindow == nil)
     #expect(watchedContainer == nil && watchedView == nil)
