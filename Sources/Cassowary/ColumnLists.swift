@@ -45,6 +45,12 @@ struct ColumnLists {
   /// The room a list gets at its first entry.
   static let initialCapacity: Int32 = 8
 
+  /// Whether a list of `count` entries, `live` of them valid, is due for compaction: when
+  /// its stale entries outnumber its rows plus 16 (`Tableau.compactColumn`).
+  @inline(__always) static func isOvergrown(count: Int, live: Int) -> Bool {
+    count > 2 &* live &+ 16
+  }
+
   /// Adds an empty list for a new symbol.
   mutating func addSymbol() { extents.append(ColumnExtent()) }
 

@@ -335,7 +335,9 @@ extension Tableau {
                   }
                   if !ColumnLists.appendInPlace(slot32, to: index, extents, entries) {
                     full.append(s)
-                  } else if Int(extents[index].count) > 2 &* Int(live) &+ 16 {
+                  } else if ColumnLists.isOvergrown(
+                    count: Int(extents[index].count), live: Int(live))
+                  {
                     overgrown.append(s)
                   }
                   j &+= 1
@@ -351,7 +353,8 @@ extension Tableau {
     }
     for s in full {
       columns.append(slot32, to: s.index)
-      if columns.count(s.index) > 2 &* Int(columns.liveCount(s.index)) &+ 16 { overgrown.append(s) }
+      let live = Int(columns.liveCount(s.index))
+      if ColumnLists.isOvergrown(count: columns.count(s.index), live: live) { overgrown.append(s) }
     }
     full.removeAll(keepingCapacity: true)
     swap(&full, &fullColumns)

@@ -291,7 +291,7 @@ struct Tableau {
     if live == 1 && symbol.isExternal && basicSlot[i] < 0 {
       referencedParametricExternals &+= 1
     }
-    if columns.count(i) > 2 &* Int(live) &+ 16 { compactColumn(symbol) }
+    if ColumnLists.isOvergrown(count: columns.count(i), live: Int(live)) { compactColumn(symbol) }
   }
 
   /// `noteAdded(_:in:)` for each of `symbols`, in order (the symbols a merge added to the
@@ -316,7 +316,7 @@ struct Tableau {
             extents[i].live &+= 1
             let live = Int(extents[i].live)
             if live == 1 && symbol.isExternal && basicSlot[i] < 0 { parametric &+= 1 }
-            if Int(extents[i].count) > 2 &* live &+ 16 { return true }
+            if ColumnLists.isOvergrown(count: Int(extents[i].count), live: live) { return true }
           }
           return false
         }
