@@ -186,6 +186,7 @@ extension Solver {
   @inline(__always)
   func repairIfDamaged() {
     guard tableau.needsRepair else { return }
+    tableau.settleShifts()
     for _ in 0..<2 {
       rebuildIfDamaged()
       guard tableau.objectiveSuspect else { return }

@@ -219,6 +219,7 @@ public final class Solver {
   ///   ``SolverError/unknownVariable(_:)``, ``SolverError/requiredSplitStrength(_:)``,
   ///   ``SolverError/unsatisfiableConstraint(_:)``.
   public func addConstraint(_ constraint: Constraint) throws(SolverError) {
+    tableau.settleShifts()
     conflictingConstraints = []
     guard constraintIndex[ObjectIdentifier(constraint)] == nil else {
       throw .duplicateConstraint(constraint)
@@ -234,6 +235,7 @@ public final class Solver {
   /// Removes a constraint.
   /// - Throws: ``SolverError/unknownConstraint(_:)``.
   public func removeConstraint(_ constraint: Constraint) throws(SolverError) {
+    tableau.settleShifts()
     guard let index = constraintIndex[ObjectIdentifier(constraint)] else {
       throw .unknownConstraint(constraint)
     }
@@ -272,6 +274,7 @@ public final class Solver {
   ///   ``SolverError/unsatisfiableConstraint(_:)`` when a required constraint can no longer
   ///   hold (the old constant is then restored).
   public func setConstant(_ constant: Double, of constraint: Constraint) throws(SolverError) {
+    tableau.settleShifts()
     conflictingConstraints = []
     guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
       throw .unknownConstraint(constraint)
@@ -295,6 +298,7 @@ public final class Solver {
   ///   hold with the new constants; every constant is then restored, and the error names the
   ///   first required constraint of the batch (only those can conflict).
   public func setConstants(_ changes: [(Constraint, Double)]) throws(SolverError) {
+    tableau.settleShifts()
     conflictingConstraints = []
     // Each constraint is looked up once; the records go to `changeConstants` in a reused
     // buffer.
@@ -331,6 +335,7 @@ public final class Solver {
   ///   ``SolverError/unsatisfiableConstraint(_:)`` when it cannot become required (the old
   ///   strength is then kept).
   public func setStrength(_ strength: Strength, of constraint: Constraint) throws(SolverError) {
+    tableau.settleShifts()
     conflictingConstraints = []
     guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
       throw .unknownConstraint(constraint)
@@ -353,6 +358,7 @@ public final class Solver {
   public func setStrengths(
     excess: Strength, shortfall: Strength, of constraint: Constraint
   ) throws(SolverError) {
+    tableau.settleShifts()
     conflictingConstraints = []
     guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
       throw .unknownConstraint(constraint)
@@ -371,6 +377,7 @@ public final class Solver {
   /// - Throws: ``SolverError/duplicateEditVariable(_:)``,
   ///   ``SolverError/requiredEditStrength(_:)``, ``SolverError/unknownVariable(_:)``.
   public func addEditVariable(_ variable: Variable, strength: Strength) throws(SolverError) {
+    tableau.settleShifts()
     guard isKnown(variable) else { throw .unknownVariable(variable) }
     guard editIndex[Int(variable.index)] < 0 else { throw .duplicateEditVariable(variable) }
     guard !strength.isRequired else { throw .requiredEditStrength(variable) }
@@ -383,6 +390,7 @@ public final class Solver {
 
   /// - Throws: ``SolverError/unknownEditVariable(_:)``.
   public func removeEditVariable(_ variable: Variable) throws(SolverError) {
+    tableau.settleShifts()
     guard isKnown(variable), editIndex[Int(variable.index)] >= 0 else {
       throw .unknownEditVariable(variable)
     }

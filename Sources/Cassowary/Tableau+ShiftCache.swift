@@ -14,6 +14,16 @@
 // Shifting only changes constants, so a run of ticks without pivots keeps the cache. It is
 // built at the second shift of the same marker within one version, so a marker shifted only
 // once, or a tick that pivots every time, never pays for it.
+//
+// The constants of the rows that name the marker directly are not written at each shift:
+// the column keeps the sum of the shifts not yet applied to them (`pending`), and they are
+// brought up to date (`settleShifts()`) before anything else reads or changes a row. A run
+// of suggestions reads only values, which the shift moves itself; and in a lazy tableau
+// those rows are many (the 3,000 children of `wide`, each naming the edited width), their
+// constants a third of a suggestion's cost for nothing until the next pivot. Every other
+// operation settles first (the solver's mutations, the general shift path, the dual simplex,
+// a repair, the internal checks), and a structure change with shifts pending is a bug that
+// `structureChanged()` asserts against.
 
 /// One coefficient of a cached column: the row slot it shifts or the basic symbol it moves.
 struct ShiftEntry<Target> {
@@ -39,6 +49,8 @@ struct ShiftColumn {
   /// (must stay zero).
   private(set) var entries = ShiftEntries()
   private var buffers: ShiftBuffers?
+  /// The sum of the shifts not yet applied to the constants of the `direct` rows.
+  var pending = 0.0
 
   /// Empties the column for `marker` at `version`, with buffers that no copy shares.
   mutating func begin(_ marker: Symbol, version: UInt64) {
@@ -46,6 +58,7 @@ struct ShiftColumn {
     let buffers = self.buffers.unsafelyUnwrapped
     self.marker = marker
     self.version = version
+    pending = 0
     entries = ShiftEntries(
       direct: .init(start: buffers.direct.base, count: 0),
       externals: .init(start: buffers.externals.base, count: 0),
@@ -136,7 +149,10 @@ struct ShiftCache {
 
 extension Tableau {
   /// Marks a change of some row's coefficients: cached columns are no longer valid.
-  @inline(__always) mutating func structureChanged() { structureVersion &+= 1 }
+  @inline(__always) mutating func structureChanged() {
+    assert(!pendingShifts, "rows changed before the pending shifts were settled")
+    structureVersion &+= 1
+  }
 
   /// Shifts a parametric marker through its cached column when there is one (or when this is
   /// the second shift at this structure version, after building it). Returns `nil` when
@@ -151,15 +167,17 @@ extension Tableau {
     let k = found!
     counters.cachedShifts &+= 1
     let entries = shiftCache.columns[k].entries
-    counters.rowsTouched &+= entries.direct.count
+    if entries.direct.count > 0 {
+      shiftCache.columns[k].pending += delta
+      pendingShifts = true
+    }
     counters.valuesUpdated &+=
       entries.externals.count &+ entries.restricted.count &+ entries.dummies.count
     expansion.listed.reserve(entries.externals.count)
     // The column's lists are read through its buffers (`ShiftColumn`) while the tableau's
     // arrays, other stored properties, are written.
     return Tableau.applyShift(
-      entries, by: delta, rows: &rows, values: &values,
-      marks: &symbolMarks, changedExternals: &changedExternals,
+      entries, by: delta, values: &values, marks: &symbolMarks, changedExternals: &changedExternals,
       rechangedExternals: &rechangedExternals, listed: expansion.listed.base,
       infeasible: &infeasible, generation: checkGeneration, readOut: readOutGeneration)
   }
@@ -167,6 +185,10 @@ extension Tableau {
   /// Computes the cached column of a parametric marker at the current structure version,
   /// returning its place in the cache.
   mutating func buildShiftColumn(_ marker: Symbol) -> Int {
+    // The victim's pending shifts go to its rows before its slot is reused; the new
+    // column reads the direct rows' coefficients only, but settling everything keeps one
+    // rule: nothing but a cached shift runs with shifts pending.
+    settleShifts()
     // The slot to fill: a new one while there is room, else the next victim, whose buffers
     // are reused (a column rebuilt every few ticks then allocates nothing).
     let k: Int
@@ -191,5 +213,33 @@ extension Tableau {
     }
     swap(&column, &shiftCache.columns[k])
     return k
+  }
+}
+
+extension Tableau {
+  /// Applies the cached columns' pending shifts to the constants of their direct rows
+  /// (see the top of this file). Call before reading or changing any row.
+  @inline(__always) mutating func settleShifts() {
+    if pendingShifts { settlePendingShifts() }
+  }
+
+  private mutating func settlePendingShifts() {
+    for k in shiftCache.columns.indices {
+      let pending = shiftCache.columns[k].pending
+      guard pending != 0 else { continue }
+      shiftCache.columns[k].pending = 0
+      // Its rows changed under it (a path that did not settle first, which the debug
+      // checks refuse): its slots may hold other rows now. The tableau is rebuilt from its
+      // constraints instead (`Solver+Recovery.swift`), whose constants are all current.
+      guard shiftCache.columns[k].version == structureVersion else {
+        assertionFailure("rows changed before the pending shifts were settled")
+        damaged = true
+        continue
+      }
+      let direct = shiftCache.columns[k].entries.direct
+      Tableau.shiftDirectRows(direct, by: pending, rows: &rows)
+      counters.rowsTouched &+= direct.count
+    }
+    pendingShifts = false
   }
 }

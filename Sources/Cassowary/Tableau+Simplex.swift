@@ -142,6 +142,7 @@ extension Tableau {
   /// Returns `false` when some row cannot be made feasible (the required constraints
   /// conflict); the tableau is then consistent but infeasible and the caller rolls back.
   mutating func dualOptimize() -> Bool {
+    if !infeasible.isEmpty { settleShifts() }
     var budget = pivotBudget
     let cellLimit = self.cellLimit
     while let leaving = infeasible.popLast() {
@@ -494,6 +495,7 @@ extension Tableau {
     if propagate && !markerIsBasic, let cached = shiftThroughColumn(marker, by: delta) {
       return updateValues() && cached
     }
+    settleShifts()
     if markerIsBasic {
       rows[Int(markerSlot)].constant -= delta
       counters.rowsTouched &+= 1

@@ -112,8 +112,9 @@ extension Tableau {
 }
 
 extension Tableau {
-  /// Applies a cached column's shift by `delta` (`Tableau+ShiftCache.swift`): the constants
-  /// of the rows that name the marker, then the basic values it moves. Externals are flagged
+  /// Applies a cached column's shift by `delta` (`Tableau+ShiftCache.swift`) to the basic
+  /// values it moves (the constants of the rows that name the marker wait in the column's
+  /// `pending`, `shiftDirectRows` applies them). Externals are flagged
   /// for the read-out, restricted symbols that go negative are queued in `infeasible`.
   /// Returns whether every basic dummy stayed zero.
   ///
@@ -124,17 +125,12 @@ extension Tableau {
   /// the rest of the value's update.
   @inline(__always)
   static func applyShift(
-    _ column: ShiftEntries, by delta: Double, rows: inout [Row], values: inout [Double],
+    _ column: ShiftEntries, by delta: Double, values: inout [Double],
     marks: inout [SymbolMarks], changedExternals: inout [Symbol],
     rechangedExternals: inout [Symbol], listed: UnsafeMutablePointer<Symbol>,
     infeasible: inout [Symbol], generation: UInt32, readOut: UInt32
   ) -> Bool {
-    rows.withUnsafeMutableBufferPointer { rows in
-      for entry in column.direct {
-        rows[Int(entry.target)].constant += entry.coefficient * delta
-      }
-    }
-    return values.withUnsafeMutableBufferPointer { values in
+    values.withUnsafeMutableBufferPointer { values in
       marks.withUnsafeMutableBufferPointer { marks in
         let room = column.externals.count
         guard room >= Tableau.batchedListing else {
@@ -176,6 +172,18 @@ extension Tableau {
           rechangedExternals.append(contentsOf: UnsafeBufferPointer(tail))
         }
         return shiftRestricted(column, by: delta, values: values, infeasible: &infeasible)
+      }
+    }
+  }
+
+  /// The constants of a cached column's direct rows, shifted by `delta` (the sum of its
+  /// pending shifts, `Tableau.settleShifts()`).
+  static func shiftDirectRows(
+    _ direct: UnsafeBufferPointer<ShiftEntry<Int32>>, by delta: Double, rows: inout [Row]
+  ) {
+    rows.withUnsafeMutableBufferPointer { rows in
+      for entry in direct {
+        rows[Int(entry.target)].constant += entry.coefficient * delta
       }
     }
   }

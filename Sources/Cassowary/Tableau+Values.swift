@@ -27,7 +27,8 @@ extension Tableau {
   /// `memcpy` of about 600 bytes per call, three per constraint a layout's build adds).
   @inline(__always)
   func evaluate(_ row: Row) -> Double {
-    values.withUnsafeBufferPointer { values in
+    assert(!pendingShifts, "a row evaluated before the pending shifts were settled")
+    return values.withUnsafeBufferPointer { values in
       basicSlot.withUnsafeBufferPointer { basicSlot in
         row.withUnsafeHandle { cells in
           var n = 0
@@ -215,6 +216,7 @@ extension Tableau {
   @discardableResult
   mutating func updateValues() -> Bool {
     guard !staleValues.isEmpty else { return true }
+    assert(!pendingShifts, "rows evaluated before the pending shifts were settled")
     if staleValues.count == 1 && columnCount(staleValues[0].index) == 0 {
       return updateUnreferencedValue()
     }

@@ -126,6 +126,9 @@ struct Tableau {
   /// equality that the batch as a whole keeps).
   var deferredDummyChecks: [Symbol]?
   var shiftCache = ShiftCache()
+  /// Whether some cached column has shifts its direct rows' constants do not have yet
+  /// (`settleShifts()`).
+  var pendingShifts = false
   /// After a failure to make the required constraints hold: the parametric symbols that
   /// blocked it (the last phase-one objective's, or the cells of the row the dual simplex
   /// could not repair). Their constraints are the conflict.

@@ -2,12 +2,13 @@
 import Testing
 
 /// `Tableau.applyShift`, the loops of a cached shift, against the same shift made value by
-/// value with `Tableau.flagChanged`. Through the solver, a cached shift rarely finds an
-/// external listed and checked since (the general path lists only values that moved, the
-/// column every value it can move, so a value the check passed and the general path left
-/// alone can be one), so every kind of mark is set up here by hand, on both listing paths
-/// (gathered, from `Tableau.batchedListing` externals on, and one by one), with dummies
-/// that stay zero and one that does not.
+/// value with `Tableau.flagChanged`; and `Tableau.shiftDirectRows`, which later applies the
+/// shifts to the constants of the rows that name the marker. Through the solver, a cached
+/// shift rarely finds an external listed and checked since (the general path lists only
+/// values that moved, the column every value it can move, so a value the check passed and
+/// the general path left alone can be one), so every kind of mark is set up here by hand,
+/// on both listing paths (gathered, from `Tableau.batchedListing` externals on, and one by
+/// one), with dummies that stay zero and one that does not.
 @Suite struct ShiftApplicationTests {
   /// Marks of the externals, by position: listed in the current generation, listed and
   /// checked since, or not listed since the last read-out (generations 9, 7, and 4 or 5; the
@@ -71,7 +72,7 @@ import Testing
             Tableau.applyShift(
               ShiftEntries(
                 direct: direct, externals: externals, restricted: restricted, dummies: dummies),
-              by: delta, rows: &rows, values: &values, marks: &marks,
+              by: delta, values: &values, marks: &marks,
               changedExternals: &changed, rechangedExternals: &rechanged, listed: listed,
               infeasible: &infeasible, generation: generation, readOut: readOut)
           }
@@ -79,6 +80,8 @@ import Testing
       }
     }
     #expect(consistent == !brokenDummy)
+    #expect(rows.map(\.constant) == [10, 20], "the rows wait for the shifts to settle")
+    direct.withUnsafeBufferPointer { Tableau.shiftDirectRows($0, by: delta, rows: &rows) }
     #expect(rows.map(\.constant) == [10 - delta, 20 + 2 * delta])
     #expect(values == wantValues)
     #expect(marks.map(\.listed) == wantMarks.map(\.listed))
