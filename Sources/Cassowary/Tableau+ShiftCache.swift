@@ -43,10 +43,10 @@ struct ShiftColumn {
   private(set) var marker = Symbol.invalid
   /// The structure version it was computed at; `.max` when empty.
   private(set) var version = UInt64.max
-  /// Rows that name the marker directly, with its coefficient (their constants shift), and
-  /// the moved basic symbols with their column coefficients, in three groups by what a moved
-  /// value needs: external (flag for the read-out), restricted (queue when negative), dummy
-  /// (must stay zero).
+  /// Rows that name the marker directly, with its coefficient (their constants shift by
+  /// `pending` when the column settles), and the moved basic symbols with their column
+  /// coefficients, in three groups by what a moved value needs: external (flag for the
+  /// read-out), restricted (queue when negative), dummy (must stay zero).
   private(set) var entries = ShiftEntries()
   private var buffers: ShiftBuffers?
   /// The sum of the shifts not yet applied to the constants of the `direct` rows.
