@@ -568,6 +568,8 @@ struct Tableau {
   /// a symbol's column through sums other than the expansion's, so at a pivot element near
   /// the threshold the two can disagree (seed 90307 of 2-200 boxes: a column entry of
   /// 1e-8 whose expanded cell was a dropped residue); dividing by it gave infinite values.
+  /// A pivot that enlarges its row past `Tolerance.ruinedRow` is made, and marks the tableau
+  /// damaged (rebuilt once the operation ends).
   mutating func pivot(entering: Symbol, leaving: Symbol, expanded: consuming Row? = nil)
     -> Bool
   {
@@ -589,7 +591,10 @@ struct Tableau {
     structureChanged()
     if logsPivots { pivotLog.append((entering, leaving)) }
     let scaling = rows[slot].solve(for: entering, replacing: leaving)
-    if scaling.largest > Tolerance.enlargedRow { objectiveSuspect = true }
+    if scaling.largest > Tolerance.enlargedRow {
+      objectiveSuspect = true
+      if scaling.largest > Tolerance.ruinedRow { damaged = true }
+    }
     noteAdded(leaving, in: slot32)
     noteRemoved(entering)
     // A division by an element over 1 can take a cell under the zero threshold, which no

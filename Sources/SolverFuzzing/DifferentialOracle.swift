@@ -14,6 +14,10 @@ public struct DifferentialOracle {
   public let fuzzCase: FuzzCase
   /// The relative band within which weighted errors agree.
   public let errorTolerance: Double
+  /// Whether to judge after every operation rather than at checkpoints only: a failure is
+  /// then reported at the first operation that leaves a wrong solution (a fresh solve per
+  /// operation, so for replaying one seed, not for a run).
+  public var judgesEveryOperation = false
   /// Fresh solves by checkpoint: the active set at a checkpoint is the same whatever the
   /// representation replayed, so each is solved once per case.
   private var references: [Int: Reference] = [:]
@@ -49,7 +53,10 @@ public struct DifferentialOracle {
         return failure("threw \(error)")
       }
       model.apply(operation)
-      guard case .checkpoint = operation else { continue }
+      if case .checkpoint = operation {
+      } else if !judgesEveryOperation {
+        continue
+      }
       if let problem = bookkeepingProblem(solver, instances, model) { return failure(problem) }
       solver.updateVariables()
       let values = variables.map { solver.value(of: $0) }

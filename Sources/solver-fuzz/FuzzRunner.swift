@@ -11,6 +11,8 @@ struct FuzzRunner: Sendable {
   let representationName: String
   let verbose: Bool
   let timeout: Double
+  /// `--judge-every-operation`.
+  var judgesEveryOperation = false
 
   /// How to run `seed` alone and dump its script, as printed with a failure.
   func replayCommand(_ seed: UInt64, _ representation: Solver.Representation? = nil) -> String {
@@ -30,6 +32,7 @@ struct FuzzRunner: Sendable {
   /// Replays a case on each representation, sharing the fresh reference solves.
   func run(_ fuzzCase: FuzzCase, remaining: UInt64) -> [FuzzFailure] {
     var oracle = DifferentialOracle(fuzzCase, errorTolerance: fuzzer.errorTolerance)
+    oracle.judgesEveryOperation = judgesEveryOperation
     return representations.compactMap { representation in
       if verbose { printError("solver-fuzz: seed \(fuzzCase.seed) (\(representation))") }
       return guarded(fuzzCase.seed, representation, remaining: remaining) {

@@ -59,6 +59,14 @@ struct SolverFuzz: ParsableCommand {
       """)
   var noSplits = false
 
+  @Flag(
+    help: """
+      With --replay: judge the solution after every operation, not only at checkpoints, so \
+      that a failure names the first operation that left a wrong solution (slow: a fresh \
+      solve per operation).
+      """)
+  var judgeEveryOperation = false
+
   func validate() throws {
     guard minBoxes >= 1, minBoxes <= maxBoxes else {
       throw ValidationError("Please specify 1 <= --min-boxes <= --max-boxes.")
@@ -74,14 +82,18 @@ struct SolverFuzz: ParsableCommand {
     if dump != nil && replay == nil {
       throw ValidationError("Please provide --replay SEED with --dump FILE.")
     }
+    if judgeEveryOperation && replay == nil {
+      throw ValidationError("Please provide --replay SEED with --judge-every-operation.")
+    }
   }
 
   func run() throws {
-    let runner = FuzzRunner(
+    var runner = FuzzRunner(
       fuzzer: DifferentialFuzzer(
         boxes: minBoxes...maxBoxes, errorTolerance: errorTolerance, splits: !noSplits),
       representations: representation.representations,
       representationName: representation.rawValue, verbose: verbose, timeout: timeoutPerSystem)
+    runner.judgesEveryOperation = judgeEveryOperation
     if let replay {
       try runReplay(replay, runner)
     } else {
