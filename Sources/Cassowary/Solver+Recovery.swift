@@ -17,10 +17,11 @@
 //   operations on 173 boxes a canonical tableau refused a required inset that the lazy and
 //   adaptive ones, and a canonical rebuild, accept.
 // - A tableau that shows damage (`Tableau.damaged`: an objective that looks unbounded, a
-//   simplex past its pivot budget, a value that is not finite, values that break a
-//   required constraint at read-out, see `Solver+Audit.swift`) is rebuilt at the end of
-//   the operation: fresh as the representation builds, else canonically, else lazily, the
-//   first whose values pass the check of every required constraint.
+//   simplex past its pivot budget, a value that is not finite, a pivot that enlarged its
+//   row past `Tolerance.ruinedRow`, values that break a required constraint at read-out,
+//   see `Solver+Audit.swift`) is rebuilt at the end of the operation: fresh as the
+//   representation builds, else canonically, else lazily, the first whose values pass the
+//   check of every required constraint.
 //
 // A rebuild costs one build of the system (milliseconds for a thousand views); the
 // `rebuilds` counter says when it happened.
