@@ -131,7 +131,7 @@ public final class Solver {
     defer { swap(&moved, &movedVariables) }
     // Scratch as long as the most values one read-out ever reported (never shrunk, so a
     // steady state appends nothing).
-    let most = tableau.changedExternals.count
+    let most = tableau.changedExternals.count &+ tableau.unlistedExternalCount
     if moved.count < most { moved.append(contentsOf: repeatElement(0, count: most &- moved.count)) }
     var count = 0
     moved.withUnsafeMutableBufferPointer { moved in

@@ -24,6 +24,12 @@
 // operation settles first (the solver's mutations, the general shift path, the dual simplex,
 // a repair, the internal checks), and a structure change with shifts pending is a bug that
 // `structureChanged()` asserts against.
+//
+// Nor are the externals a cached shift moves listed for the read-out one by one (a mark
+// to test and set, and an append, per value: a quarter of a `wide` tick). The column is
+// marked `unlisted`, and the read-out walks its externals itself; a settle lists them
+// first when anything else comes before the read-out, so that the check at the end of an
+// operation that changes rows sees them as it always did.
 
 /// One coefficient of a cached column: the row slot it shifts or the basic symbol it moves.
 struct ShiftEntry<Target> {
@@ -51,6 +57,10 @@ struct ShiftColumn {
   private var buffers: ShiftBuffers?
   /// The sum of the shifts not yet applied to the constants of the `direct` rows.
   var pending = 0.0
+  /// Whether it was shifted since the last read-out without its externals being listed:
+  /// the read-out then walks `entries.externals` itself, and anything else that reads the
+  /// lists first has them listed (`Tableau.settleShifts()`).
+  var unlisted = false
 
   /// Empties the column for `marker` at `version`, with buffers that no copy shares.
   mutating func begin(_ marker: Symbol, version: UInt64) {
@@ -59,6 +69,7 @@ struct ShiftColumn {
     self.marker = marker
     self.version = version
     pending = 0
+    unlisted = false
     entries = ShiftEntries(
       direct: .init(start: buffers.direct.base, count: 0),
       externals: .init(start: buffers.externals.base, count: 0),
@@ -171,15 +182,50 @@ extension Tableau {
       shiftCache.columns[k].pending += delta
       pendingShifts = true
     }
+    if entries.externals.count > 0 {
+      shiftCache.columns[k].unlisted = true
+      pendingShifts = true
+    }
     counters.valuesUpdated &+=
       entries.externals.count &+ entries.restricted.count &+ entries.dummies.count
-    expansion.listed.reserve(entries.externals.count)
     // The column's lists are read through its buffers (`ShiftColumn`) while the tableau's
     // arrays, other stored properties, are written.
-    return Tableau.applyShift(
-      entries, by: delta, values: &values, marks: &symbolMarks, changedExternals: &changedExternals,
-      rechangedExternals: &rechangedExternals, listed: expansion.listed.base,
-      infeasible: &infeasible, generation: checkGeneration, readOut: readOutGeneration)
+    return Tableau.applyShift(entries, by: delta, values: &values, infeasible: &infeasible)
+  }
+
+  /// How many externals the unlisted columns hold (a bound on what the next read-out finds
+  /// there besides `changedExternals`).
+  var unlistedExternalCount: Int {
+    guard pendingShifts else { return 0 }
+    var count = 0
+    for column in shiftCache.columns where column.unlisted {
+      count &+= column.entries.externals.count
+    }
+    return count
+  }
+
+  /// Hands the externals of each unlisted column to `body` (the read-out), then marks them
+  /// read: the columns are listed, and only pending sums keep the shifts pending.
+  mutating func drainUnlistedColumns(
+    _ body: (UnsafeBufferPointer<ShiftEntry<Symbol>>) -> Void
+  ) {
+    guard pendingShifts else { return }
+    var pending = false
+    for k in shiftCache.columns.indices {
+      if shiftCache.columns[k].unlisted {
+        shiftCache.columns[k].unlisted = false
+        // A column is unlisted only between its shift and the next settle, and every change
+        // of the rows settles first: one of another version is a path that did not.
+        if shiftCache.columns[k].version == structureVersion {
+          body(shiftCache.columns[k].entries.externals)
+        } else {
+          assertionFailure("rows changed before the pending shifts were settled")
+          damaged = true
+        }
+      }
+      if shiftCache.columns[k].pending != 0 { pending = true }
+    }
+    pendingShifts = pending
   }
 
   /// Computes the cached column of a parametric marker at the current structure version,
@@ -226,19 +272,31 @@ extension Tableau {
   private mutating func settlePendingShifts() {
     for k in shiftCache.columns.indices {
       let pending = shiftCache.columns[k].pending
-      guard pending != 0 else { continue }
+      let unlisted = shiftCache.columns[k].unlisted
+      guard pending != 0 || unlisted else { continue }
       shiftCache.columns[k].pending = 0
+      shiftCache.columns[k].unlisted = false
       // Its rows changed under it (a path that did not settle first, which the debug
       // checks refuse): its slots may hold other rows now. The tableau is rebuilt from its
-      // constraints instead (`Solver+Recovery.swift`), whose constants are all current.
+      // constraints instead (`Solver+Recovery.swift`), whose constants are all current,
+      // and which lists every variable as changed.
       guard shiftCache.columns[k].version == structureVersion else {
         assertionFailure("rows changed before the pending shifts were settled")
         damaged = true
         continue
       }
-      let direct = shiftCache.columns[k].entries.direct
-      Tableau.shiftDirectRows(direct, by: pending, rows: &rows)
-      counters.rowsTouched &+= direct.count
+      let entries = shiftCache.columns[k].entries
+      if pending != 0 {
+        Tableau.shiftDirectRows(entries.direct, by: pending, rows: &rows)
+        counters.rowsTouched &+= entries.direct.count
+      }
+      if unlisted {
+        expansion.listed.reserve(entries.externals.count)
+        Tableau.listShifted(
+          entries.externals, marks: &symbolMarks, changedExternals: &changedExternals,
+          rechangedExternals: &rechangedExternals, listed: expansion.listed.base,
+          generation: checkGeneration, readOut: readOutGeneration)
+      }
     }
     pendingShifts = false
   }

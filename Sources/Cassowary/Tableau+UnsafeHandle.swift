@@ -113,65 +113,74 @@ extension Tableau {
 
 extension Tableau {
   /// Applies a cached column's shift by `delta` (`Tableau+ShiftCache.swift`) to the basic
-  /// values it moves (the constants of the rows that name the marker wait in the column's
-  /// `pending`, `shiftDirectRows` applies them). Externals are flagged
-  /// for the read-out, restricted symbols that go negative are queued in `infeasible`.
-  /// Returns whether every basic dummy stayed zero.
-  ///
-  /// The externals to list are gathered in `listed` (room for all of the column's: new
-  /// ones from the start, those changed again after a check from the end) and appended to
-  /// the lists once, as `Tableau.flagChanged` would one by one: an append per value cost a
-  /// uniqueness check, a capacity check and a write-back of the array, twice the work of
-  /// the rest of the value's update.
+  /// values it moves. The constants of the rows that name the marker wait in the column's
+  /// `pending` (`shiftDirectRows` applies them), and the externals it moves are not flagged
+  /// one by one: the read-out walks the column instead (`ShiftColumn.unlisted`), or
+  /// `listShifted` lists them if anything else comes first. Restricted symbols that go
+  /// negative are queued in `infeasible`. Returns whether every basic dummy stayed zero.
   @inline(__always)
   static func applyShift(
-    _ column: ShiftEntries, by delta: Double, values: inout [Double],
-    marks: inout [SymbolMarks], changedExternals: inout [Symbol],
-    rechangedExternals: inout [Symbol], listed: UnsafeMutablePointer<Symbol>,
-    infeasible: inout [Symbol], generation: UInt32, readOut: UInt32
+    _ column: ShiftEntries, by delta: Double, values: inout [Double], infeasible: inout [Symbol]
   ) -> Bool {
     values.withUnsafeMutableBufferPointer { values in
-      marks.withUnsafeMutableBufferPointer { marks in
-        let room = column.externals.count
-        guard room >= Tableau.batchedListing else {
-          // Room first: the optimiser then knows the array is unique, and the appends in
-          // the loop call no uniqueness check (each still checks the capacity).
-          changedExternals.reserveCapacity(changedExternals.count &+ room)
-          for entry in column.externals {
-            let index = entry.target.index
-            values[index] += entry.coefficient * delta
-            Tableau.flagChanged(
-              entry.target, in: &marks[index].listed, generation: generation, readOut: readOut,
-              &changedExternals, &rechangedExternals)
-          }
-          return shiftRestricted(column, by: delta, values: values, infeasible: &infeasible)
+      for entry in column.externals {
+        let index = entry.target.index
+        values[index] += entry.coefficient * delta
+      }
+      return shiftRestricted(column, by: delta, values: values, infeasible: &infeasible)
+    }
+  }
+
+  /// Lists the externals of a cached column for the next read-out and the next check, as
+  /// `Tableau.flagChanged` would one by one (an unlisted column's, before anything but a
+  /// read-out reads the lists: `Tableau.settleShifts()`).
+  ///
+  /// From `batchedListing` externals on, the ones to list are gathered in `listed` (room for
+  /// all of the column's: new ones from the start, those changed again after a check from
+  /// the end) and appended to the lists once: an append per value cost a uniqueness check,
+  /// a capacity check and a write-back of the array, twice the work of the rest of the
+  /// value's update.
+  static func listShifted(
+    _ externals: UnsafeBufferPointer<ShiftEntry<Symbol>>, marks: inout [SymbolMarks],
+    changedExternals: inout [Symbol], rechangedExternals: inout [Symbol],
+    listed: UnsafeMutablePointer<Symbol>, generation: UInt32, readOut: UInt32
+  ) {
+    marks.withUnsafeMutableBufferPointer { marks in
+      let room = externals.count
+      guard room >= Tableau.batchedListing else {
+        // Room first: the optimiser then knows the array is unique, and the appends in
+        // the loop call no uniqueness check (each still checks the capacity).
+        changedExternals.reserveCapacity(changedExternals.count &+ room)
+        for entry in externals {
+          Tableau.flagChanged(
+            entry.target, in: &marks[entry.target.index].listed, generation: generation,
+            readOut: readOut, &changedExternals, &rechangedExternals)
         }
-        var new = 0
-        var again = 0
-        for entry in column.externals {
-          let index = entry.target.index
-          values[index] += entry.coefficient * delta
-          switch Tableau.listing(marks[index].listed, generation: generation, readOut: readOut) {
-          case .listed: continue
-          case .again:
-            again &+= 1
-            listed[room &- again] = entry.target
-          case .new:
-            listed[new] = entry.target
-            new &+= 1
-          }
-          marks[index].listed = generation
+        return
+      }
+      var new = 0
+      var again = 0
+      for entry in externals {
+        let index = entry.target.index
+        switch Tableau.listing(marks[index].listed, generation: generation, readOut: readOut) {
+        case .listed: continue
+        case .again:
+          again &+= 1
+          listed[room &- again] = entry.target
+        case .new:
+          listed[new] = entry.target
+          new &+= 1
         }
-        if new > 0 {
-          changedExternals.append(contentsOf: UnsafeBufferPointer(start: listed, count: new))
-        }
-        if again > 0 {
-          // Listed from the end: reversed, they come in the column's order.
-          var tail = UnsafeMutableBufferPointer(start: listed + (room &- again), count: again)
-          tail.reverse()
-          rechangedExternals.append(contentsOf: UnsafeBufferPointer(tail))
-        }
-        return shiftRestricted(column, by: delta, values: values, infeasible: &infeasible)
+        marks[index].listed = generation
+      }
+      if new > 0 {
+        changedExternals.append(contentsOf: UnsafeBufferPointer(start: listed, count: new))
+      }
+      if again > 0 {
+        // Listed from the end: reversed, they come in the column's order.
+        var tail = UnsafeMutableBufferPointer(start: listed + (room &- again), count: again)
+        tail.reverse()
+        rechangedExternals.append(contentsOf: UnsafeBufferPointer(tail))
       }
     }
   }
@@ -188,9 +197,9 @@ extension Tableau {
     }
   }
 
-  /// From how many externals a cached shift gathers the ones it lists before appending
-  /// them (`applyShift`): below, the two appends cost more than the appends one by one
-  /// they replace (an enaml suggestion moves about seven).
+  /// From how many externals a cached column's listing gathers the ones it lists before
+  /// appending them (`listShifted`): below, the two appends cost more than the appends one
+  /// by one they replace (an enaml suggestion moves about seven).
   static var batchedListing: Int { 16 }
 
   /// The rest of `applyShift`: the restricted values and the dummies.

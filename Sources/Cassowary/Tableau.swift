@@ -126,8 +126,8 @@ struct Tableau {
   /// equality that the batch as a whole keeps).
   var deferredDummyChecks: [Symbol]?
   var shiftCache = ShiftCache()
-  /// Whether some cached column has shifts its direct rows' constants do not have yet
-  /// (`settleShifts()`).
+  /// Whether some cached column has shifts its direct rows' constants do not have yet, or
+  /// moved externals it has not listed (`settleShifts()`).
   var pendingShifts = false
   /// After a failure to make the required constraints hold: the parametric symbols that
   /// blocked it (the last phase-one objective's, or the cells of the row the dual simplex
@@ -198,13 +198,22 @@ struct Tableau {
 
   /// Hands every external symbol changed since the last call to `body`, with the values by
   /// symbol index, as buffers: the whole list at once, so that a loop can request the lines
-  /// of values some way ahead. The values read out are the audited ones: the list of
-  /// unchecked values empties too.
+  /// of values some way ahead; then the externals of each cached column shifted since
+  /// without listing them to `shifted` (a symbol may come more than once). The values read
+  /// out are the audited ones: the list of unchecked values empties too.
+  @inline(__always)
   mutating func drainChangedList(
-    _ body: (UnsafeBufferPointer<Symbol>, UnsafeBufferPointer<Double>) -> Void
+    _ body: (UnsafeBufferPointer<Symbol>, UnsafeBufferPointer<Double>) -> Void,
+    shifted: (UnsafeBufferPointer<ShiftEntry<Symbol>>, UnsafeBufferPointer<Double>) -> Void
   ) {
     values.withUnsafeBufferPointer { values in
       changedExternals.withUnsafeBufferPointer { changed in body(changed, values) }
+    }
+    if pendingShifts {
+      var values: [Double] = []
+      swap(&values, &self.values)
+      values.withUnsafeBufferPointer { values in drainUnlistedColumns { shifted($0, values) } }
+      swap(&values, &self.values)
     }
     changedExternals.removeAll(keepingCapacity: true)
     // Usually empty, and emptying an array costs a generic range replacement.

@@ -2,9 +2,10 @@
 import Testing
 
 /// After a run of suggestions through a cached column, the constants of the rows that name
-/// the edit's marker lag their values: the shifts wait in the column
-/// (`Tableau+ShiftCache.swift`). Whatever comes next must settle them before it reads or
-/// changes a row, and then solve as a solver that saw the same changes without the run.
+/// the edit's marker lag their values, and the externals it moved are not listed: the shifts
+/// wait in the column (`Tableau+ShiftCache.swift`). Whatever comes next must settle them
+/// before it reads or changes a row (or, a read-out, walk the column), and then solve and
+/// report the moved variables as a solver that saw the same changes without the run.
 @Suite struct PendingShiftTests {
   /// What follows the run of suggestions.
   enum FollowUp: CaseIterable, CustomTestStringConvertible {
@@ -40,7 +41,10 @@ import Testing
         (solver, w, children, halves, bounds)
     }
 
-    func apply(_ followUp: FollowUp) throws {
+    /// Applies `followUp`, then reads out: the variables reported as moved, by index, with
+    /// their values (each must be reported once).
+    @discardableResult
+    func apply(_ followUp: FollowUp) throws -> [Int32: Double] {
       switch followUp {
       case .setConstant: try solver.setConstant(-70, of: bounds[2])
       case .removeConstraint: try solver.removeConstraint(bounds[0])
@@ -54,7 +58,16 @@ import Testing
       case .suggestionIntoTheBounds: try solver.suggestValue(w, 10)
       case .readOutOnly: break
       }
-      solver.updateVariables()
+      return System.readOut(solver)
+    }
+
+    static func readOut(_ solver: Solver) -> [Int32: Double] {
+      var moved: [Int32: Double] = [:]
+      solver.updateVariables { variable, value in
+        #expect(moved[variable.index] == nil, "reported twice")
+        moved[variable.index] = value
+      }
+      return moved
     }
   }
 
@@ -71,26 +84,71 @@ import Testing
     let (cached, pending) = (run.solver.counters.cachedShifts, run.solver.tableau.pendingShifts)
     #expect(cached >= 4, "the run goes through the cache")
     #expect(pending, "the run leaves shifts pending")
-    try run.apply(followUp)
+    let moved = try run.apply(followUp)
 
     let reference = try System(representation)
     try reference.solver.suggestValue(reference.w, Self.run.last!)
-    try reference.apply(followUp)
+    let referenceMoved = try reference.apply(followUp)
 
     for (a, b) in zip([run.w] + run.children, [reference.w] + reference.children) {
       expectValue(run.solver, a, reference.solver.value(of: b))
     }
+    // The same variables reported, at the same values (both read out for the first time).
+    #expect(Set(moved.keys) == Set(referenceMoved.keys))
+    for (index, value) in moved { #expect(isClose(value, referenceMoved[index] ?? .nan)) }
     // Then a few more suggestions, cached again where the follow-up kept the edit.
     guard followUp != .removeEdit else { return }
     for value in [180.0, 50, 120] {
       try run.solver.suggestValue(run.w, value)
       try reference.solver.suggestValue(reference.w, value)
-      run.solver.updateVariables()
-      reference.solver.updateVariables()
+      let (moved, referenceMoved) = (System.readOut(run.solver), System.readOut(reference.solver))
       for (a, b) in zip([run.w] + run.children, [reference.w] + reference.children) {
         expectValue(run.solver, a, reference.solver.value(of: b))
       }
+      #expect(Set(moved.keys) == Set(referenceMoved.keys))
     }
+  }
+
+  /// Two edits whose cached columns move the same variable: a read-out walks both columns
+  /// and reports the variable once, at its value; a read-out with nothing moved since
+  /// reports nothing. Then an operation before the read-out lists the columns' externals
+  /// (and the check at its end sees them), with the same report.
+  @Test(arguments: representations)
+  func sharedExternalsOfTwoColumnsAreReportedOnce(
+    _ representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let (a, b, sum) = (solver.makeVariable("a"), solver.makeVariable("b"), solver.makeVariable("s"))
+    try solver.addEditVariable(a, strength: .strong)
+    try solver.addEditVariable(b, strength: .strong)
+    try solver.addConstraint(sum == a + 2 * b)
+    try solver.addConstraint(sum >= -1000)
+    _ = System.readOut(solver)
+    for (x, y) in [(1.0, 2.0), (3, 4), (5, 6), (7, 8)] {
+      try solver.suggestValue(a, x)
+      try solver.suggestValue(b, y)
+    }
+    #expect(solver.counters.cachedShifts >= 4, "both edits go through their columns")
+    #expect(System.readOut(solver) == [a.index: 7, b.index: 8, sum.index: 23])
+    // Only cached shifts since the read-out: nothing is listed, the columns are walked.
+    let before = solver.counters.cachedShifts
+    try solver.suggestValue(a, 1)
+    try solver.suggestValue(b, 3)
+    #expect(solver.counters.cachedShifts == before + 2)
+    #expect(solver.tableau.changedExternals.isEmpty)
+    let unlisted = solver.tableau.shiftCache.columns.filter(\.unlisted).count
+    #expect(unlisted == 2)
+    #expect(System.readOut(solver) == [a.index: 1, b.index: 3, sum.index: 7])
+    #expect(System.readOut(solver).isEmpty)
+
+    try solver.suggestValue(a, 9)
+    try solver.suggestValue(b, 10)
+    let symbol = solver.variableSymbols[Int(sum.index)]
+    // An operation first: it settles, which lists the moved externals for the check.
+    try solver.addConstraint(a <= 500)
+    #expect(solver.tableau.shiftCache.columns.allSatisfy { !$0.unlisted })
+    #expect(solver.tableau.changeState(of: symbol).listed)
+    #expect(System.readOut(solver) == [a.index: 9, b.index: 10, sum.index: 29])
   }
 
   /// Settling applies the sum of the pending shifts: the rows then hold what shifting them

@@ -103,8 +103,12 @@ import Testing
       if !fast.changedExternals.isEmpty { outcomes.flagged += 1 }
       if !fast.infeasible.isEmpty { outcomes.queued += 1 }
       if !fastConsistent { outcomes.inconsistent += 1 }
-      fast.drainChangedList { _, _ in }
-      full.drainChangedList { _, _ in }
+      fast.drainChangedList { _, _ in
+      } shifted: { _, _ in
+      }
+      full.drainChangedList { _, _ in
+      } shifted: { _, _ in
+      }
       fast.infeasible.removeAll()
       full.infeasible.removeAll()
     }

@@ -1,9 +1,11 @@
 @testable import Cassowary
 import Testing
 
-/// `Tableau.applyShift`, the loops of a cached shift, against the same shift made value by
-/// value with `Tableau.flagChanged`; and `Tableau.shiftDirectRows`, which later applies the
-/// shifts to the constants of the rows that name the marker. Through the solver, a cached
+/// `Tableau.applyShift`, the loops of a cached shift, and `Tableau.listShifted`, which lists
+/// the column's externals when anything but a read-out comes before the next read-out,
+/// against the same shift made value by value with `Tableau.flagChanged`; and
+/// `Tableau.shiftDirectRows`, which later applies the shifts to the constants of the rows
+/// that name the marker. Through the solver, a cached
 /// shift rarely finds an external listed and checked since (the general path lists only
 /// values that moved, the column every value it can move, so a value the check passed and
 /// the general path left alone can be one), so every kind of mark is set up here by hand,
@@ -72,14 +74,18 @@ import Testing
             Tableau.applyShift(
               ShiftEntries(
                 direct: direct, externals: externals, restricted: restricted, dummies: dummies),
-              by: delta, values: &values, marks: &marks,
-              changedExternals: &changed, rechangedExternals: &rechanged, listed: listed,
-              infeasible: &infeasible, generation: generation, readOut: readOut)
+              by: delta, values: &values, infeasible: &infeasible)
           }
         }
       }
     }
     #expect(consistent == !brokenDummy)
+    #expect(changed.count == 1 && rechanged.isEmpty, "the shift lists nothing itself")
+    externals.withUnsafeBufferPointer { externals in
+      Tableau.listShifted(
+        externals, marks: &marks, changedExternals: &changed, rechangedExternals: &rechanged,
+        listed: listed, generation: generation, readOut: readOut)
+    }
     #expect(rows.map(\.constant) == [10, 20], "the rows wait for the shifts to settle")
     direct.withUnsafeBufferPointer { Tableau.shiftDirectRows($0, by: delta, rows: &rows) }
     #expect(rows.map(\.constant) == [10 - delta, 20 + 2 * delta])
