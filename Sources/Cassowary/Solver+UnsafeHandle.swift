@@ -64,16 +64,24 @@ extension Solver {
             }
             copy(changed[i])
           }
-        } shifted: { column, values in
+        } shifted: { column, variablesKnown, values in
           // A column's externals, the same copy (a column is read in order, and its
           // symbols are near one another in a tree built in order: no requests ahead).
-          for entry in column {
-            let symbol = entry.target
-            let index = Int(variableOf[symbol.index])
-            let value = values[symbol.index]
-            if reporting && out[index] == value { continue }
+          // Each entry holds its variable after the column's first read-out.
+          @inline(__always) func copy(_ index: Int, _ value: Double) {
+            if reporting && out[index] == value { return }
             out[index] = value
             if reporting { moved(index) }
+          }
+          if variablesKnown {
+            for entry in column { copy(Int(entry.variable), values[entry.target.index]) }
+          } else {
+            for i in column.indices {
+              let symbol = column[i].target
+              let variable = variableOf[symbol.index]
+              column[i].variable = variable
+              copy(Int(variable), values[symbol.index])
+            }
           }
         }
       }

@@ -34,7 +34,15 @@
 /// One coefficient of a cached column: the row slot it shifts or the basic symbol it moves.
 struct ShiftEntry<Target> {
   let target: Target
+  /// An external's variable index, once a read-out has looked it up (-1 before; see
+  /// `ShiftColumn.variablesKnown`). It fills what would be padding before `coefficient`.
+  var variable: Int32 = -1
   let coefficient: Double
+
+  init(target: Target, coefficient: Double) {
+    self.target = target
+    self.coefficient = coefficient
+  }
 }
 
 /// The cached column of one marker.
@@ -61,6 +69,9 @@ struct ShiftColumn {
   /// the read-out then walks `entries.externals` itself, and anything else that reads the
   /// lists first has them listed (`Tableau.settleShifts()`).
   var unlisted = false
+  /// Whether the externals' entries hold their variables (`ShiftEntry.variable`): the first
+  /// read-out that walks the column looks them up, later ones read them with the entry.
+  var variablesKnown = false
 
   /// Empties the column for `marker` at `version`, with buffers that no copy shares.
   mutating func begin(_ marker: Symbol, version: UInt64) {
@@ -70,6 +81,7 @@ struct ShiftColumn {
     self.version = version
     pending = 0
     unlisted = false
+    variablesKnown = false
     entries = ShiftEntries(
       direct: .init(start: buffers.direct.base, count: 0),
       externals: .init(start: buffers.externals.base, count: 0),
@@ -204,10 +216,11 @@ extension Tableau {
     return count
   }
 
-  /// Hands the externals of each unlisted column to `body` (the read-out), then marks them
+  /// Hands the externals of each unlisted column to `body` (the read-out), with whether
+  /// their entries hold their variables (`body` stores them when not), then marks them
   /// read: the columns are listed, and only pending sums keep the shifts pending.
   mutating func drainUnlistedColumns(
-    _ body: (UnsafeBufferPointer<ShiftEntry<Symbol>>) -> Void
+    _ body: (UnsafeMutableBufferPointer<ShiftEntry<Symbol>>, _ variablesKnown: Bool) -> Void
   ) {
     guard pendingShifts else { return }
     var pending = false
@@ -217,7 +230,12 @@ extension Tableau {
         // A column is unlisted only between its shift and the next settle, and every change
         // of the rows settles first: one of another version is a path that did not.
         if shiftCache.columns[k].version == structureVersion {
-          body(shiftCache.columns[k].entries.externals)
+          // The column's own buffers (`ShiftBuffers`); a copy of the tableau that shares
+          // them has the same symbols, so the same variables.
+          body(
+            UnsafeMutableBufferPointer(mutating: shiftCache.columns[k].entries.externals),
+            shiftCache.columns[k].variablesKnown)
+          shiftCache.columns[k].variablesKnown = true
         } else {
           assertionFailure("rows changed before the pending shifts were settled")
           damaged = true

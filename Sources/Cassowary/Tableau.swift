@@ -199,12 +199,14 @@ struct Tableau {
   /// Hands every external symbol changed since the last call to `body`, with the values by
   /// symbol index, as buffers: the whole list at once, so that a loop can request the lines
   /// of values some way ahead; then the externals of each cached column shifted since
-  /// without listing them to `shifted` (a symbol may come more than once). The values read
-  /// out are the audited ones: the list of unchecked values empties too.
+  /// without listing them to `shifted`, with whether their entries hold their variables
+  /// (it stores them when not; a symbol may come more than once). The values read out are
+  /// the audited ones: the list of unchecked values empties too.
   @inline(__always)
   mutating func drainChangedList(
     _ body: (UnsafeBufferPointer<Symbol>, UnsafeBufferPointer<Double>) -> Void,
-    shifted: (UnsafeBufferPointer<ShiftEntry<Symbol>>, UnsafeBufferPointer<Double>) -> Void
+    shifted: (UnsafeMutableBufferPointer<ShiftEntry<Symbol>>, Bool, UnsafeBufferPointer<Double>)
+      -> Void
   ) {
     values.withUnsafeBufferPointer { values in
       changedExternals.withUnsafeBufferPointer { changed in body(changed, values) }
@@ -212,7 +214,7 @@ struct Tableau {
     if pendingShifts {
       var values: [Double] = []
       swap(&values, &self.values)
-      values.withUnsafeBufferPointer { values in drainUnlistedColumns { shifted($0, values) } }
+      values.withUnsafeBufferPointer { values in drainUnlistedColumns { shifted($0, $1, values) } }
       swap(&values, &self.values)
     }
     // Emptying an array costs a generic range replacement (66 instructions, 3% of an enaml
