@@ -184,6 +184,10 @@ public final class Solver {
   func screenOperation() {
     for _ in 0..<3 {
       if tableau.needsAudit {
+        // The values a cached shift moved in this operation are listed first: the check
+        // reads only the lists (a suggestion batch that shifted through a column after an
+        // operation left a check pending).
+        tableau.settleShifts()
         // The lists are passed straight in, not bound to locals: a local would still hold
         // the buffer when `markChecked` empties it, which would then copy it.
         let hold = changedValuesHold(

@@ -109,6 +109,23 @@ import Testing
     }
   }
 
+  /// A check of the values that is still due when an operation ends (here forced by hand;
+  /// the repair loop can leave one to the next operation) sees the values that a cached
+  /// shift in that operation moved: they are listed before it reads the lists.
+  @Test(arguments: representations)
+  func aCheckDueAfterCachedShiftsSeesTheirValues(_ representation: Solver.Representation) throws {
+    let system = try System(representation)
+    for value in Self.run { try system.solver.suggestValue(system.w, value) }
+    _ = System.readOut(system.solver)
+    let child = system.solver.variableSymbols[Int(system.children[1].index)]
+    #expect(!system.solver.tableau.changeState(of: child).listed)
+    system.solver.tableau.auditedVersion = .max
+    try system.solver.suggestValues([(system.w, 230), (system.w, 250)])
+    #expect(system.solver.tableau.changeState(of: child).listed, "listed for the check")
+    #expect(!system.solver.tableau.needsAudit)
+    #expect(System.readOut(system.solver)[system.children[1].index] == 125)
+  }
+
   /// Two edits whose cached columns move the same variable: a read-out walks both columns
   /// and reports the variable once, at its value; a read-out with nothing moved since
   /// reports nothing. Then an operation before the read-out lists the columns' externals
