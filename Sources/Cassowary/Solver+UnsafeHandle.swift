@@ -39,13 +39,15 @@ extension Solver {
     let tableauSize = tableau.values.count
     symbolVariables.withUnsafeBufferPointer { variableOf in
       variableValues.withUnsafeMutableBufferPointer { out in
+        /// Stores a variable's value, reporting it when it changed.
+        @inline(__always) func store(_ index: Int, _ value: Double) {
+          if reporting && out[index] == value { return }
+          out[index] = value
+          if reporting { moved(index) }
+        }
         tableau.drainChangedList { changed, values in
           @inline(__always) func copy(_ symbol: Symbol) {
-            let index = Int(variableOf[symbol.index])
-            let value = values[symbol.index]
-            if reporting && out[index] == value { return }
-            out[index] = value
-            if reporting { moved(index) }
+            store(Int(variableOf[symbol.index]), values[symbol.index])
           }
           let n = changed.count
           guard prefetches(n, tableauSize: tableauSize) else {
@@ -68,19 +70,14 @@ extension Solver {
           // A column's externals, the same copy (a column is read in order, and its
           // symbols are near one another in a tree built in order: no requests ahead).
           // Each entry holds its variable after the column's first read-out.
-          @inline(__always) func copy(_ index: Int, _ value: Double) {
-            if reporting && out[index] == value { return }
-            out[index] = value
-            if reporting { moved(index) }
-          }
           if variablesKnown {
-            for entry in column { copy(Int(entry.variable), values[entry.target.index]) }
+            for entry in column { store(Int(entry.variable), values[entry.target.index]) }
           } else {
             for i in column.indices {
               let symbol = column[i].target
               let variable = variableOf[symbol.index]
               column[i].variable = variable
-              copy(Int(variable), values[symbol.index])
+              store(Int(variable), values[symbol.index])
             }
           }
         }
