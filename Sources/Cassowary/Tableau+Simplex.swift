@@ -290,6 +290,7 @@ extension Tableau {
     // The marker's coefficient is ±1, so solving for it scales nothing up.
     row.solve(for: marker)
     let wasDamaged = damaged
+    let ruinousBefore = ruinousPivots
     startPivotLog()
     defer { logsPivots = false }
     addRow(row, basic: marker)
@@ -309,7 +310,9 @@ extension Tableau {
       dropRow(of: marker)
       return .damaged
     }
-    damaged = wasDamaged
+    // The undo puts back the basis, not the round-off a ruinous pivot spread through the
+    // rows it touched: that stays damage, rebuilt once the operation ends.
+    damaged = wasDamaged || ruinousPivots != ruinousBefore
     guard var equation = dropRow(of: marker) else { return .damaged }
     // `marker = constant + cells` is `0 = constant + cells - marker`.
     equation.insert(marker, -1)

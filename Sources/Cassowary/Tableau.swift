@@ -143,6 +143,10 @@ struct Tableau {
   /// recomputes the objective from the constraints' error terms once the operation ends
   /// and re-optimises (`Solver+Recovery.swift`).
   var objectiveSuspect = false
+  /// Pivots so far that enlarged their row past `Tolerance.ruinedRow` (each also set
+  /// `damaged`). Undoing an insertion's pivots clears the damage they flagged as settled,
+  /// but not this: the undo re-pivots through the same ruined cells.
+  var ruinousPivots = 0
   /// Whether the end of the operation has work: a rebuild or an objective refresh. (One
   /// read of the tableau where two would each pay the solver's access check.)
   var needsRepair: Bool { damaged || objectiveSuspect }
@@ -606,7 +610,10 @@ struct Tableau {
     let scaling = rows[slot].solve(for: entering, replacing: leaving)
     if scaling.largest > Tolerance.enlargedRow {
       objectiveSuspect = true
-      if scaling.largest > Tolerance.ruinedRow { damaged = true }
+      if scaling.largest > Tolerance.ruinedRow {
+        damaged = true
+        ruinousPivots &+= 1
+      }
     }
     noteAdded(leaving, in: slot32)
     noteRemoved(entering)

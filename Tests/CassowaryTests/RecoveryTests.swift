@@ -290,6 +290,39 @@ import Testing
     for (a, b) in zip(optimum, after) { #expect(abs(a - b) < 1e-9) }
   }
 
+  /// A dual insertion that pivots that way is undone (its damage sends it to phase one),
+  /// and the undo clears the damage its own pivots flagged; not a ruinous pivot's, whose
+  /// round-off the undo does not take back. Here the inserted equality's row is
+  /// `d = -1e-3 + 2e-8 p`, so driving its dummy out pivots on 2e-8 (cells of 5e7).
+  @Test(arguments: [Solver.Representation.adaptive, .lazy, .canonical])
+  func anUndoneInsertionKeepsTheMarkOfARuinousPivot(
+    _ representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let (root, widths, _) = try Self.nestedBoxes(solver, count: 60)
+    let optimum = Self.values(solver, widths)
+    let p = try #require(
+      solver.tableau.objective.symbols.first { $0.isPivotable && !solver.tableau.isBasic($0) },
+      "a parametric restricted symbol")
+    #expect(!solver.tableau.damaged)
+    let marker = solver.tableau.newSymbol(.dummy)
+    // `0 = -1e-3 + 2e-8 p - d`.
+    var row = Row(constant: -1e-3)
+    row.insert(p, 2e-8)
+    row.insert(marker, -1)
+    let ruinous = solver.tableau.ruinousPivots
+    let insertion = solver.tableau.addByDualSimplex(row, marker: marker)
+    #expect(solver.tableau.ruinousPivots == ruinous + 1)
+    if case .added = insertion { Issue.record("the ruinous insertion was kept") }
+    let damaged = solver.tableau.damaged
+    #expect(damaged)
+
+    try solver.suggestValue(root, 1000)  // the same value: only the end of the operation runs
+    #expect(solver.counters.rebuilds == 1)
+    let after = Self.values(solver, widths)
+    for (a, b) in zip(optimum, after) { #expect(abs(a - b) < 1e-9) }
+  }
+
   /// The bound is on what a pivot's division makes, not on the element alone: an element of
   /// 1e-4, which the earlier bound (an element under 1e-5) let through, makes cells of 1e4
   /// and refreshes the objective; elements of 1/8 over cells near 1 (a ratio's division)
