@@ -72,6 +72,12 @@ struct ShiftColumn {
   /// Whether the externals' entries hold their variables (`ShiftEntry.variable`): the first
   /// read-out that walks the column looks them up, later ones read them with the entry.
   var variablesKnown = false
+  /// Whether the column defers its restricted values (`ShiftCache.deferring`): then
+  /// `deferred` is the sum of the shifts not yet applied to them, and every sum in
+  /// `bounds` keeps each of them non-negative.
+  var defers = false
+  var deferred = 0.0
+  var bounds = (lower: 0.0, upper: 0.0)
 
   /// Empties the column for `marker` at `version`, with buffers that no copy shares.
   mutating func begin(_ marker: Symbol, version: UInt64) {
@@ -82,6 +88,8 @@ struct ShiftColumn {
     pending = 0
     unlisted = false
     variablesKnown = false
+    defers = false
+    deferred = 0
     entries = ShiftEntries(
       direct: .init(start: buffers.direct.base, count: 0),
       externals: .init(start: buffers.externals.base, count: 0),
@@ -154,6 +162,12 @@ struct ShiftCache {
   var nextVictim = 0
   /// Markers shifted once at the current version, the candidates for a column.
   var seen: [(marker: Symbol, version: UInt64)] = []
+  /// The column that defers its restricted values, -1 when none: at most one does, so that
+  /// the values it bounds its shifts by are only ever moved by it.
+  var deferring = -1
+  /// From how many restricted values a column defers them: a shorter column's values cost
+  /// less than its bounds (a division each) when another column takes over.
+  static let deferredRestricted = 16
 
   func index(of marker: Symbol, version: UInt64) -> Int? {
     columns.firstIndex { $0.marker == marker && $0.version == version }
@@ -202,7 +216,63 @@ extension Tableau {
       entries.externals.count &+ entries.restricted.count &+ entries.dummies.count
     // The column's lists are read through its buffers (`ShiftColumn`) while the tableau's
     // arrays, other stored properties, are written.
-    return Tableau.applyShift(entries, by: delta, values: &values, infeasible: &infeasible)
+    let consistent = Tableau.applyShift(entries, by: delta, values: &values)
+    if entries.restricted.count > 0 { shiftRestricted(ofColumn: k, by: delta) }
+    return consistent
+  }
+
+  /// Moves the restricted values of cached column `k` by `delta`, or defers the move.
+  ///
+  /// A restricted value matters to nothing but the dual simplex until something reads the
+  /// rows, and then only whether it went negative. So the column that shifts, once it has
+  /// moved its restricted values and found them non-negative, keeps the interval of further
+  /// shifts that keeps them all non-negative (`ShiftColumn.bounds`), and a shift whose sum
+  /// stays in it only adds to `deferred` (`wide`'s 3,000 children have three restricted
+  /// values each to one external). A shift out of it moves the values by the whole sum and
+  /// queues the negative ones, as without the interval; the settle (`settleShifts()`)
+  /// applies the sum before anything else reads a value or a row. One column defers at a
+  /// time: another's shift brings the deferred values up to date first, since the values
+  /// it moves may be the same ones.
+  private mutating func shiftRestricted(ofColumn k: Int, by delta: Double) {
+    var total = delta
+    if shiftCache.columns[k].defers {
+      total = shiftCache.columns[k].deferred + delta
+      let bounds = shiftCache.columns[k].bounds
+      if total >= bounds.lower && total <= bounds.upper {
+        shiftCache.columns[k].deferred = total
+        pendingShifts = true
+        return
+      }
+      shiftCache.columns[k].defers = false
+      shiftCache.columns[k].deferred = 0
+      shiftCache.deferring = -1
+    } else {
+      applyDeferredRestricted()
+    }
+    let restricted = shiftCache.columns[k].entries.restricted
+    let defers = restricted.count >= ShiftCache.deferredRestricted
+    if let bounds = Tableau.shiftRestricted(
+      restricted, by: total, values: &values, infeasible: &infeasible, bounding: defers)
+    {
+      shiftCache.columns[k].defers = true
+      shiftCache.columns[k].bounds = bounds
+      shiftCache.deferring = k
+    }
+  }
+
+  /// Applies the deferring column's sum to its restricted values (`shiftRestricted`), and
+  /// ends its deferral: what comes next may move those values some other way.
+  mutating func applyDeferredRestricted() {
+    let k = shiftCache.deferring
+    guard k >= 0 else { return }
+    shiftCache.deferring = -1
+    let total = shiftCache.columns[k].deferred
+    shiftCache.columns[k].defers = false
+    shiftCache.columns[k].deferred = 0
+    guard total != 0 else { return }
+    // A column whose rows changed under it is damage, found by the settle that follows.
+    guard shiftCache.columns[k].version == structureVersion else { return }
+    Tableau.moveRestricted(shiftCache.columns[k].entries.restricted, by: total, values: &values)
   }
 
   /// How many externals the unlisted columns hold (a bound on what the next read-out finds
@@ -223,7 +293,8 @@ extension Tableau {
     _ body: (UnsafeMutableBufferPointer<ShiftEntry<Symbol>>, _ variablesKnown: Bool) -> Void
   ) {
     guard pendingShifts else { return }
-    var pending = false
+    // A deferred sum keeps the shifts pending too.
+    var pending = shiftCache.deferring >= 0
     for k in shiftCache.columns.indices {
       if shiftCache.columns[k].unlisted {
         shiftCache.columns[k].unlisted = false
@@ -288,6 +359,13 @@ extension Tableau {
   }
 
   private mutating func settlePendingShifts() {
+    if shiftCache.deferring >= 0 {
+      if shiftCache.columns[shiftCache.deferring].version != structureVersion {
+        assertionFailure("rows changed before the pending shifts were settled")
+        damaged = true
+      }
+      applyDeferredRestricted()
+    }
     for k in shiftCache.columns.indices {
       let pending = shiftCache.columns[k].pending
       let unlisted = shiftCache.columns[k].unlisted

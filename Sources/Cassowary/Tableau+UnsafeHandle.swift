@@ -116,18 +116,74 @@ extension Tableau {
   /// values it moves. The constants of the rows that name the marker wait in the column's
   /// `pending` (`shiftDirectRows` applies them), and the externals it moves are not flagged
   /// one by one: the read-out walks the column instead (`ShiftColumn.unlisted`), or
-  /// `listShifted` lists them if anything else comes first. Restricted symbols that go
-  /// negative are queued in `infeasible`. Returns whether every basic dummy stayed zero.
+  /// `listShifted` lists them if anything else comes first. The restricted values are
+  /// the caller's (`Tableau.shiftRestricted(ofColumn:by:)`). Returns whether every basic
+  /// dummy stayed zero.
   @inline(__always)
-  static func applyShift(
-    _ column: ShiftEntries, by delta: Double, values: inout [Double], infeasible: inout [Symbol]
-  ) -> Bool {
+  static func applyShift(_ column: ShiftEntries, by delta: Double, values: inout [Double])
+    -> Bool
+  {
     values.withUnsafeMutableBufferPointer { values in
       for entry in column.externals {
         let index = entry.target.index
         values[index] += entry.coefficient * delta
       }
-      return shiftRestricted(column, by: delta, values: values, infeasible: &infeasible)
+      var consistent = true
+      for entry in column.dummies {
+        let index = entry.target.index
+        let v = values[index] + entry.coefficient * delta
+        values[index] = v
+        if !nearZero(v) { consistent = false }
+      }
+      return consistent
+    }
+  }
+
+  /// Moves a cached column's restricted values by `delta` and queues the ones that went
+  /// negative in `infeasible`. With `bounding`, and when none did, returns the sums of
+  /// further shifts that keep every one non-negative: `v + c·s >= 0` for `s` from the
+  /// largest `-v/c` of the positive `c` to the smallest of the negative, each bound moved
+  /// toward zero by a part in 1e12 of itself so that the rounded `v + c·s` cannot come out
+  /// below zero (its round-off is a few parts in 1e16 of `v`, the bound's margin a part
+  /// in 1e12 of `v`).
+  static func shiftRestricted(
+    _ restricted: UnsafeBufferPointer<ShiftEntry<Symbol>>, by delta: Double,
+    values: inout [Double], infeasible: inout [Symbol], bounding: Bool
+  ) -> (lower: Double, upper: Double)? {
+    values.withUnsafeMutableBufferPointer { values in
+      var negative = false
+      for entry in restricted {
+        let index = entry.target.index
+        let v = values[index] + entry.coefficient * delta
+        values[index] = v
+        if v < 0 {
+          infeasible.append(entry.target)
+          negative = true
+        }
+      }
+      guard bounding && !negative else { return nil }
+      var lower = -Double.infinity
+      var upper = Double.infinity
+      for entry in restricted {
+        let c = entry.coefficient
+        let bound = -values[entry.target.index] / c
+        if c > 0 { lower = Swift.max(lower, bound) } else { upper = Swift.min(upper, bound) }
+      }
+      let inside = 1 - 1.0e-12
+      return (lower * inside, upper * inside)
+    }
+  }
+
+  /// Adds a deferred sum of shifts to a cached column's restricted values (inside its
+  /// bounds, so none goes negative).
+  static func moveRestricted(
+    _ restricted: UnsafeBufferPointer<ShiftEntry<Symbol>>, by total: Double,
+    values: inout [Double]
+  ) {
+    values.withUnsafeMutableBufferPointer { values in
+      for entry in restricted {
+        values[entry.target.index] += entry.coefficient * total
+      }
     }
   }
 
@@ -201,28 +257,6 @@ extension Tableau {
   /// appending them (`listShifted`): below, the two appends cost more than the appends one
   /// by one they replace (an enaml suggestion moves about seven).
   static var batchedListing: Int { 16 }
-
-  /// The rest of `applyShift`: the restricted values and the dummies.
-  @inline(__always)
-  static func shiftRestricted(
-    _ column: ShiftEntries, by delta: Double, values: UnsafeMutableBufferPointer<Double>,
-    infeasible: inout [Symbol]
-  ) -> Bool {
-    for entry in column.restricted {
-      let index = entry.target.index
-      let v = values[index] + entry.coefficient * delta
-      values[index] = v
-      if v < 0 { infeasible.append(entry.target) }
-    }
-    var consistent = true
-    for entry in column.dummies {
-      let index = entry.target.index
-      let v = values[index] + entry.coefficient * delta
-      values[index] = v
-      if !nearZero(v) { consistent = false }
-    }
-    return consistent
-  }
 }
 
 extension Tableau.UnsafeHandle {

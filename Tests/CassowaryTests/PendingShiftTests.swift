@@ -15,9 +15,10 @@ import Testing
     var testDescription: String { "\(self)" }
   }
 
-  /// A parent width w (a strong edit variable), three children at half of it (medium)
-  /// with lower bounds of 20, and a weak cap on the first: the bounds and halves are what
-  /// the follow-ups change.
+  /// A parent width w (a strong edit variable), children at half of it (medium) with lower
+  /// bounds of 20, and a weak cap on the first: the bounds and halves are what the
+  /// follow-ups change. Three children make a column too short to defer its restricted
+  /// values (`ShiftCache.deferredRestricted`); twenty-four, one that does.
   struct System {
     let solver: Solver
     let w: Variable
@@ -25,10 +26,10 @@ import Testing
     let halves: [Constraint]
     let bounds: [Constraint]
 
-    init(_ representation: Solver.Representation) throws {
+    init(_ representation: Solver.Representation, children count: Int = 3) throws {
       let solver = Solver(representation: representation)
       let w = solver.makeVariable("w")
-      let children = (0..<3).map { solver.makeVariable("c\($0)") }
+      let children = (0..<count).map { solver.makeVariable("c\($0)") }
       try solver.addEditVariable(w, strength: .strong)
       let halves = children.map { ($0 == 0.5 * w) | .medium }
       let bounds = children.map { $0 >= 20 }
@@ -75,18 +76,30 @@ import Testing
   /// second and later go through the cached column.
   static let run: [Double] = [200, 260, 300, 220, 280, 240]
 
+  static let childCounts = [3, 24]
+
   @Test(arguments: representations, FollowUp.allCases)
   func whatFollowsCachedSuggestionsSolvesAsWithoutThem(
     _ representation: Solver.Representation, _ followUp: FollowUp
   ) throws {
-    let run = try System(representation)
+    for count in Self.childCounts {
+      try whatFollowsCachedSuggestions(representation, followUp, children: count)
+    }
+  }
+
+  func whatFollowsCachedSuggestions(
+    _ representation: Solver.Representation, _ followUp: FollowUp, children count: Int
+  ) throws {
+    let run = try System(representation, children: count)
     for value in Self.run { try run.solver.suggestValue(run.w, value) }
     let (cached, pending) = (run.solver.counters.cachedShifts, run.solver.tableau.pendingShifts)
     #expect(cached >= 4, "the run goes through the cache")
     #expect(pending, "the run leaves shifts pending")
+    let defers = run.solver.tableau.shiftCache.deferring >= 0
+    #expect(defers == (count > 3), "only the long column defers its restricted values")
     let moved = try run.apply(followUp)
 
-    let reference = try System(representation)
+    let reference = try System(representation, children: count)
     try reference.solver.suggestValue(reference.w, Self.run.last!)
     let referenceMoved = try reference.apply(followUp)
 
@@ -170,9 +183,11 @@ import Testing
 
   /// Settling applies the sum of the pending shifts: the rows then hold what shifting them
   /// at each suggestion would have given, and every row evaluates to its basic value.
-  @Test(arguments: representations)
-  func settledRowsEvaluateToTheirValues(_ representation: Solver.Representation) throws {
-    let system = try System(representation)
+  @Test(arguments: representations, childCounts)
+  func settledRowsEvaluateToTheirValues(
+    _ representation: Solver.Representation, _ count: Int
+  ) throws {
+    let system = try System(representation, children: count)
     for value in Self.run { try system.solver.suggestValue(system.w, value) }
     var tableau = system.solver.tableau
     let pending = tableau.pendingShifts
