@@ -115,7 +115,8 @@ import Testing
       let restricted = (0..<count).map { i in
         let magnitude = pow(10, rng.double(-6...6))
         return ShiftEntry(
-          target: Symbol(.slack, index: i), coefficient: rng.int(0...1) == 0 ? magnitude : -magnitude)
+          target: Symbol(.slack, index: i),
+          coefficient: rng.int(0...1) == 0 ? magnitude : -magnitude)
       }
       let start = (0..<count).map { _ in rng.int(0...4) == 0 ? 0 : pow(10, rng.double(-3...4)) }
       var values = start
