@@ -17,7 +17,16 @@ public struct SolverBenchResult: Sendable {
   public var tickCounters: SolverCounters
   /// The floor a tick is measured against: the median time of one multiply-add per value
   /// the average tick changed (`valuesPerTick`), over flat arrays, measured in the same run.
+  /// It counts the slacks and errors that changed too, which a solver need not write at
+  /// each tick (a cached column defers its restricted values), so a tick can come in under
+  /// it; `movedFloorNs` is the floor of the values the caller reads.
   public var floorNs: Double
+  /// Variables the reporting read-out moved per tick, on average, over untimed ticks after
+  /// the measured ones (a whole number of the workloads' six-tick cycles).
+  public var movedPerTick: Double
+  /// The median time of one multiply-add per moved variable (`movedPerTick`), measured as
+  /// `floorNs` is: the work no solver can avoid, since the caller reads every one.
+  public var movedFloorNs: Double
 
   /// Values of basic symbols changed per tick, on average.
   public var valuesPerTick: Double {
@@ -26,6 +35,10 @@ public struct SolverBenchResult: Sendable {
 
   /// How many times the floor a tick costs (`nil` when ticks change no value).
   public var tickOverFloor: Double? { floorNs > 0 ? tickNs / floorNs : nil }
+
+  /// How many times the floor of the moved variables a tick costs (`nil` when ticks move
+  /// none).
+  public var tickOverMovedFloor: Double? { movedFloorNs > 0 ? tickNs / movedFloorNs : nil }
 
   /// JSON with the contract keys `buildNs` and `tickNs`, plus the counters.
   public var json: String {
@@ -37,7 +50,8 @@ public struct SolverBenchResult: Sendable {
 extension SolverBenchResult: Encodable {
   enum Key: String, CodingKey {
     case workload, size, buildNs, tickNs, ticks, pivotsPerTick, valuesPerTick, floorNs
-    case tickOverFloor, buildCounters, tickCounters
+    case tickOverFloor, movedPerTick, movedFloorNs, tickOverMovedFloor, buildCounters
+    case tickCounters
   }
 
   /// The solver's counters under their JSON names.
@@ -69,6 +83,9 @@ extension SolverBenchResult: Encodable {
     try c.encode(valuesPerTick, forKey: .valuesPerTick)
     try c.encode(Int(floorNs.rounded()), forKey: .floorNs)
     try c.encode(tickOverFloor, forKey: .tickOverFloor)
+    try c.encode(movedPerTick, forKey: .movedPerTick)
+    try c.encode(Int(movedFloorNs.rounded()), forKey: .movedFloorNs)
+    try c.encode(tickOverMovedFloor, forKey: .tickOverMovedFloor)
     try c.encode(Counters(buildCounters), forKey: .buildCounters)
     try c.encode(Counters(tickCounters), forKey: .tickCounters)
   }
@@ -110,10 +127,16 @@ extension SolverWorkload {
     }
     let tickCounters = system.solver.counters - buildCounters
     let changed = Int((Double(tickCounters.valuesUpdated) / Double(t)).rounded())
+    // Up to ten cycles of six ticks more, untimed, counted through the reporting read-out.
+    let counted = 6 * Swift.max(1, Swift.min(t, 60) / 6)
+    var moved = 0
+    for u in t..<(t + counted) { moved += system.movedVariables(u) }
+    let movedPerTick = Double(moved) / Double(counted)
     return SolverBenchResult(
       workload: self, size: size, buildNs: buildNs, tickNs: median(samples), ticks: t,
       buildCounters: buildCounters, tickCounters: tickCounters,
-      floorNs: updateFloorNs(values: changed))
+      floorNs: updateFloorNs(values: changed), movedPerTick: movedPerTick,
+      movedFloorNs: updateFloorNs(values: Int(movedPerTick.rounded())))
   }
 }
 

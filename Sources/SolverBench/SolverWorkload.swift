@@ -37,6 +37,15 @@ public final class SolverSystem {
     tickBody(t)
     solver.updateVariables()
   }
+
+  /// Runs tick `t` as `tick(_:)` does, reading out through the reporting read-out, and
+  /// returns how many variables it moved.
+  public func movedVariables(_ t: Int) -> Int {
+    tickBody(t)
+    var moved = 0
+    solver.updateVariables { _, _ in moved += 1 }
+    return moved
+  }
 }
 
 extension SolverWorkload {

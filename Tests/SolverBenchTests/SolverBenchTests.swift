@@ -78,5 +78,23 @@ struct SolverBenchTests {
     let tickCounters = try #require(object["tickCounters"] as? [String: Int])
     #expect(tickCounters["valuesUpdated"] == result.tickCounters.valuesUpdated)
     #expect(tickCounters["repairs"] == result.tickCounters.repairs)
+    #expect(object["movedPerTick"] as? Double == result.movedPerTick)
+    #expect(object["movedFloorNs"] as? Int == Int(result.movedFloorNs.rounded()))
+  }
+
+  /// The floor counts the variables a tick moves. A `wide` tick edits the container's width
+  /// and every child's width is half of it (their x do not depend on it): N + 1 variables.
+  /// A `deep` tick edits the outer width, and each nested width follows it (the x are
+  /// fixed): depth + 1. Both move more basic values than that (slacks, errors), which the
+  /// other floor counts.
+  @Test func theFloorCountsTheVariablesATickMoves() {
+    let wide = SolverWorkload.wide.measure(size: 40, minimumTicks: 12)
+    #expect(wide.movedPerTick == 41)
+    let deep = SolverWorkload.deep.measure(size: 30, minimumTicks: 12)
+    #expect(deep.movedPerTick == 31)
+    for result in [wide, deep] {
+      #expect(result.valuesPerTick > result.movedPerTick)
+      #expect(result.movedFloorNs > 0 && result.tickOverMovedFloor != nil)
+    }
   }
 }
