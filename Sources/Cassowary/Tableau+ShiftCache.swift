@@ -216,12 +216,21 @@ extension Tableau {
       entries.externals.count &+ entries.restricted.count &+ entries.dummies.count
     // The column's lists are read through its buffers (`ShiftColumn`) while the tableau's
     // arrays, other stored properties, are written.
-    let consistent = Tableau.applyShift(entries, by: delta, values: &values)
-    if entries.restricted.count > 0 { shiftRestricted(ofColumn: k, by: delta) }
+    guard entries.restricted.count >= ShiftCache.deferredRestricted else {
+      // A short column moves its restricted values with the rest, after any deferred ones
+      // (the same values, maybe) are brought up to date.
+      if shiftCache.deferring >= 0 { applyDeferredRestricted() }
+      return Tableau.applyShift(
+        entries, by: delta, values: &values, infeasible: &infeasible, movingRestricted: true)
+    }
+    let consistent = Tableau.applyShift(
+      entries, by: delta, values: &values, infeasible: &infeasible, movingRestricted: false)
+    shiftRestricted(ofColumn: k, by: delta)
     return consistent
   }
 
-  /// Moves the restricted values of cached column `k` by `delta`, or defers the move.
+  /// Moves the restricted values of cached column `k` (of `ShiftCache.deferredRestricted`
+  /// or more) by `delta`, or defers the move.
   ///
   /// A restricted value matters to nothing but the dual simplex until something reads the
   /// rows, and then only whether it went negative. So the column that shifts, once it has
@@ -249,10 +258,9 @@ extension Tableau {
     } else {
       applyDeferredRestricted()
     }
-    let restricted = shiftCache.columns[k].entries.restricted
-    let defers = restricted.count >= ShiftCache.deferredRestricted
     if let bounds = Tableau.shiftRestricted(
-      restricted, by: total, values: &values, infeasible: &infeasible, bounding: defers)
+      shiftCache.columns[k].entries.restricted, by: total, values: &values,
+      infeasible: &infeasible, bounding: true)
     {
       shiftCache.columns[k].defers = true
       shiftCache.columns[k].bounds = bounds

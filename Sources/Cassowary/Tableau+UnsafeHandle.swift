@@ -116,17 +116,27 @@ extension Tableau {
   /// values it moves. The constants of the rows that name the marker wait in the column's
   /// `pending` (`shiftDirectRows` applies them), and the externals it moves are not flagged
   /// one by one: the read-out walks the column instead (`ShiftColumn.unlisted`), or
-  /// `listShifted` lists them if anything else comes first. The restricted values are
-  /// the caller's (`Tableau.shiftRestricted(ofColumn:by:)`). Returns whether every basic
-  /// dummy stayed zero.
+  /// `listShifted` lists them if anything else comes first. With `movingRestricted`, the
+  /// restricted values move too, and the ones that go negative are queued in `infeasible`
+  /// (else they are the caller's: `Tableau.shiftRestricted(ofColumn:by:)`). Returns whether
+  /// every basic dummy stayed zero.
   @inline(__always)
-  static func applyShift(_ column: ShiftEntries, by delta: Double, values: inout [Double])
-    -> Bool
-  {
+  static func applyShift(
+    _ column: ShiftEntries, by delta: Double, values: inout [Double],
+    infeasible: inout [Symbol], movingRestricted: Bool
+  ) -> Bool {
     values.withUnsafeMutableBufferPointer { values in
       for entry in column.externals {
         let index = entry.target.index
         values[index] += entry.coefficient * delta
+      }
+      if movingRestricted {
+        for entry in column.restricted {
+          let index = entry.target.index
+          let v = values[index] + entry.coefficient * delta
+          values[index] = v
+          if v < 0 { infeasible.append(entry.target) }
+        }
       }
       var consistent = true
       for entry in column.dummies {

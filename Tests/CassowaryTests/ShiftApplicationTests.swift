@@ -67,6 +67,26 @@ import Testing
     }
     for entry in dummies { wantValues[entry.target.index] += entry.coefficient * delta }
 
+    // A short column moves its restricted values in the same pass.
+    var together = values
+    var togetherInfeasible: [Symbol] = []
+    let togetherConsistent = direct.withUnsafeBufferPointer { direct in
+      externals.withUnsafeBufferPointer { externals in
+        restricted.withUnsafeBufferPointer { restricted in
+          dummies.withUnsafeBufferPointer { dummies in
+            Tableau.applyShift(
+              ShiftEntries(
+                direct: direct, externals: externals, restricted: restricted, dummies: dummies),
+              by: delta, values: &together, infeasible: &togetherInfeasible,
+              movingRestricted: true)
+          }
+        }
+      }
+    }
+    #expect(togetherConsistent == !brokenDummy)
+    #expect(together == wantValues)
+    #expect(togetherInfeasible == wantInfeasible)
+
     let listed = UnsafeMutablePointer<Symbol>.allocate(capacity: externalCount)
     defer { listed.deallocate() }
     let consistent = direct.withUnsafeBufferPointer { direct in
@@ -76,7 +96,7 @@ import Testing
             let consistent = Tableau.applyShift(
               ShiftEntries(
                 direct: direct, externals: externals, restricted: restricted, dummies: dummies),
-              by: delta, values: &values)
+              by: delta, values: &values, infeasible: &infeasible, movingRestricted: false)
             let bounds = Tableau.shiftRestricted(
               restricted, by: delta, values: &values, infeasible: &infeasible, bounding: true)
             #expect(bounds == nil, "no bounds once a value went negative")
