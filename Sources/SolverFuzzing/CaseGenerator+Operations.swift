@@ -62,7 +62,9 @@ extension CaseGenerator {
     switch rng.int(in: 0...15) {
     case 0...2 where !model.edits.isEmpty:
       let edit = rng.pick(model.edits)
-      run.append(.suggest([suggestion(for: edit.variable)]))
+      let first = suggestion(for: edit.variable)
+      run.append(.suggest([first]))
+      appendDrag(from: first, &run)
     case 3 where !model.edits.isEmpty:
       run.append(.suggest(model.edits.map { suggestion(for: $0.variable) }))
     case 4...5 where !active.isEmpty:
@@ -95,6 +97,21 @@ extension CaseGenerator {
       run.append(.removeEdit(variable: rng.pick(model.edits).variable))
     default:
       run.append(.checkpoint)
+    }
+  }
+
+  /// Half the time (with `drags`), a drag after a suggestion: 3 to 12 more suggestions of
+  /// the same variable, each a few points from the last, as a window edge or a divider
+  /// dragged by hand. A run of suggestions of one edit without pivots goes through a cached
+  /// column, whose restricted values wait in the column while the shifts stay inside their
+  /// bounds (`Tableau+ShiftCache.swift`); steps of a few points often do. From `dragRng`,
+  /// so that the main stream, and every other operation, stays as it was.
+  private mutating func appendDrag(from start: FuzzSuggestion, _ run: inout OperationLog) {
+    guard drags, dragRng.chance(0.5) else { return }
+    var value = start.value
+    for _ in 0..<dragRng.int(in: 3...12) {
+      value += Double(dragRng.int(in: -6...6))
+      run.append(.suggest([FuzzSuggestion(variable: start.variable, value: value)]))
     }
   }
 
@@ -148,8 +165,9 @@ struct OperationLog {
 extension FuzzCase {
   /// The case of `seed`, its box count drawn from `boxes`. Without `splits`, no soft
   /// equality weighs its directions apart: the case as it was before split equalities.
-  public init(seed: UInt64, boxes: ClosedRange<Int>, splits: Bool = true) {
-    var generator = CaseGenerator(seed: seed, boxes: boxes, splits: splits)
+  /// Without `drags`, no suggestion is followed by a drag: the case as it was before drags.
+  public init(seed: UInt64, boxes: ClosedRange<Int>, splits: Bool = true, drags: Bool = true) {
+    var generator = CaseGenerator(seed: seed, boxes: boxes, splits: splits, drags: drags)
     self = generator.makeCase()
   }
 }

@@ -59,6 +59,12 @@ struct CaseGenerator {
   var splitRng: SplitMix64
   /// Whether soft equalities may be split (false replays the cases as they were before).
   let splits: Bool
+  /// Draws the drags (runs of small suggestions of one edit variable after a suggestion),
+  /// from a stream of its own for the same reason as `splitRng`.
+  var dragRng: SplitMix64
+  /// Whether suggestions may be followed by drags (false replays the cases as they were
+  /// before drags existed).
+  let drags: Bool
   let boxCount: Int
   let style: Style
   var names: [String] = []
@@ -69,11 +75,13 @@ struct CaseGenerator {
   /// The root's width, the scale of every suggestion.
   var rootWidth = 0.0
 
-  init(seed: UInt64, boxes range: ClosedRange<Int>, splits: Bool = true) {
+  init(seed: UInt64, boxes range: ClosedRange<Int>, splits: Bool = true, drags: Bool = true) {
     self.seed = seed
     self.splits = splits
+    self.drags = drags
     rng = SplitMix64(seed: seed)
     splitRng = SplitMix64(seed: seed ^ 0x5EED_5917_0000_0000)
+    dragRng = SplitMix64(seed: seed ^ 0xD7A6_0000_0000_0000)
     boxCount = CaseGenerator.drawBoxCount(&rng, range)
     let levels = [0.0, 0.1, 0.4, 0.9]
     style = Style(

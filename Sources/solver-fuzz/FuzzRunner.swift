@@ -26,6 +26,7 @@ struct FuzzRunner: Sendable {
       text += " --error-tolerance \(fuzzer.errorTolerance)"
     }
     if !fuzzer.splits { text += " --no-splits" }
+    if !fuzzer.drags { text += " --no-drags" }
     return text
   }
 

@@ -61,6 +61,13 @@ struct SolverFuzz: ParsableCommand {
 
   @Flag(
     help: """
+      Follow no suggestion with a drag (a run of small suggestions of the same edit): a \
+      seed then makes the case it made before drags (those of earlier failures).
+      """)
+  var noDrags = false
+
+  @Flag(
+    help: """
       With --replay: judge the solution after every operation, not only at checkpoints, so \
       that a failure names the first operation that left a wrong solution (slow: a fresh \
       solve per operation).
@@ -90,7 +97,8 @@ struct SolverFuzz: ParsableCommand {
   func run() throws {
     var runner = FuzzRunner(
       fuzzer: DifferentialFuzzer(
-        boxes: minBoxes...maxBoxes, errorTolerance: errorTolerance, splits: !noSplits),
+        boxes: minBoxes...maxBoxes, errorTolerance: errorTolerance, splits: !noSplits,
+        drags: !noDrags),
       representations: representation.representations,
       representationName: representation.rawValue, verbose: verbose, timeout: timeoutPerSystem)
     runner.judgesEveryOperation = judgeEveryOperation

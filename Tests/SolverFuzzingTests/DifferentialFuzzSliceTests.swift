@@ -108,11 +108,11 @@ import Testing
   func seedsThatOnceFailedMatchAFreshSolve(
     seed: UInt64, boxes: ClosedRange<Int>, representation: Solver.Representation
   ) {
-    // The case as it failed (no split equalities), and with the split equalities the
-    // generator now adds to it.
-    for splits in [false, true] {
+    // The case as it failed (no split equalities, no drags; 50113251 failed with split
+    // equalities), with the split equalities the generator added later, and with drags too.
+    for (splits, drags) in [(false, false), (true, false), (true, true)] {
       Self.expectNoFailures(
-        DifferentialFuzzer(boxes: boxes, splits: splits), seeds: seed..<seed + 1
+        DifferentialFuzzer(boxes: boxes, splits: splits, drags: drags), seeds: seed..<seed + 1
       ) { _ in [representation] }
     }
   }
