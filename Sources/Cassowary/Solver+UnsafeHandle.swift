@@ -66,18 +66,26 @@ extension Solver {
             }
             copy(changed[i])
           }
-        } shifted: { column, variablesKnown, values in
+        } shifted: { column, variablesKnown, shift, values in
           // A column's externals, the same copy (a column is read in order, and its
-          // symbols are near one another in a tree built in order: no requests ahead).
-          // Each entry holds its variable after the column's first read-out.
-          if variablesKnown {
-            for entry in column { store(Int(entry.variable), values[entry.target.index]) }
-          } else {
+          // symbols are near one another in a tree built in order: no requests ahead),
+          // with the shift they wait for added on the way and written back: one pass over
+          // them instead of a shift's and a copy's. Each entry holds its variable after the
+          // column's first read-out; the loops are apart so that each stays short.
+          if !variablesKnown {
             for i in column.indices {
-              let symbol = column[i].target
-              let variable = variableOf[symbol.index]
-              column[i].variable = variable
-              store(Int(variable), values[symbol.index])
+              column[i].variable = variableOf[column[i].target.index]
+            }
+          }
+          let entries = UnsafeBufferPointer(column)
+          if shift == 0 {
+            for entry in entries { store(Int(entry.variable), values[entry.target.index]) }
+          } else {
+            for entry in entries {
+              let index = entry.target.index
+              let v = values[index] + entry.coefficient * shift
+              values[index] = v
+              store(Int(entry.variable), v)
             }
           }
         }

@@ -114,22 +114,21 @@ extension Tableau {
 extension Tableau {
   /// Applies a cached column's shift by `delta` (`Tableau+ShiftCache.swift`) to the basic
   /// values it moves. The constants of the rows that name the marker wait in the column's
-  /// `pending` (`shiftDirectRows` applies them), and the externals it moves are not flagged
-  /// one by one: the read-out walks the column instead (`ShiftColumn.unlisted`), or
-  /// `listShifted` lists them if anything else comes first. With `movingRestricted`, the
-  /// restricted values move too, and the ones that go negative are queued in `infeasible`
-  /// (else they are the caller's: `Tableau.shiftRestricted(ofColumn:by:)`). Returns whether
-  /// every basic dummy stayed zero.
+  /// `pending` (`shiftDirectRows` applies them). The externals move here with
+  /// `movingExternals`, else they wait in its `externalShift`; either way the read-out
+  /// walks the column (`ShiftColumn.unlisted`), adding that shift as it copies them, or a
+  /// settle adds it (`moveExternals`) and lists them (`listShifted`) if anything else comes
+  /// first. With `movingRestricted`, the restricted
+  /// values move here, and the ones that go negative are queued in `infeasible` (else they
+  /// are the caller's: `Tableau.shiftRestricted(ofColumn:by:)`). Returns whether every
+  /// basic dummy stayed zero.
   @inline(__always)
   static func applyShift(
     _ column: ShiftEntries, by delta: Double, values: inout [Double],
-    infeasible: inout [Symbol], movingRestricted: Bool
+    infeasible: inout [Symbol], movingExternals: Bool, movingRestricted: Bool
   ) -> Bool {
     values.withUnsafeMutableBufferPointer { values in
-      for entry in column.externals {
-        let index = entry.target.index
-        values[index] += entry.coefficient * delta
-      }
+      if movingExternals { moveExternals(column.externals, by: delta, values: values) }
       if movingRestricted {
         for entry in column.restricted {
           let index = entry.target.index
@@ -181,6 +180,19 @@ extension Tableau {
       }
       let inside = 1 - 1.0e-12
       return (lower * inside, upper * inside)
+    }
+  }
+
+  /// Adds the shifts a cached column's externals wait for (`ShiftColumn.externalShift`) to
+  /// their values.
+  @inline(__always)
+  static func moveExternals(
+    _ externals: UnsafeBufferPointer<ShiftEntry<Symbol>>, by shift: Double,
+    values: UnsafeMutableBufferPointer<Double>
+  ) {
+    guard shift != 0 else { return }
+    for entry in externals {
+      values[entry.target.index] += entry.coefficient * shift
     }
   }
 

@@ -200,26 +200,35 @@ struct Tableau {
     return slot >= 0 ? rows[Int(slot)] : nil
   }
 
-  /// Hands every external symbol changed since the last call to `body`, with the values by
-  /// symbol index, as buffers: the whole list at once, so that a loop can request the lines
-  /// of values some way ahead; then the externals of each cached column shifted since
-  /// without listing them to `shifted`, with whether their entries hold their variables
-  /// (it stores them when not; a symbol may come more than once). The values read out are
-  /// the audited ones: the list of unchecked values empties too.
+  /// Hands the externals of each cached column shifted since the last call without
+  /// listing them to `shifted` (`ShiftColumn.unlisted`), with whether their entries hold
+  /// their variables (it stores them when not) and the shift still to add to their values
+  /// (it adds it, and writes the values back); then every external symbol listed as
+  /// changed to `body`, with the values by symbol index, as buffers: the whole list at
+  /// once, so that a loop can request the lines of values some way ahead. A symbol may come
+  /// more than once, each time at its final value: the columns come first (a listed symbol
+  /// that a column also moves was listed before the column's shift, which a settle would
+  /// otherwise have applied), and when several columns hold shifts, all of them are added
+  /// before any is handed over. The values read out are the audited ones: the list of
+  /// unchecked values empties too.
   @inline(__always)
   mutating func drainChangedList(
     _ body: (UnsafeBufferPointer<Symbol>, UnsafeBufferPointer<Double>) -> Void,
-    shifted: (UnsafeMutableBufferPointer<ShiftEntry<Symbol>>, Bool, UnsafeBufferPointer<Double>)
-      -> Void
+    shifted: (
+      UnsafeMutableBufferPointer<ShiftEntry<Symbol>>, Bool, Double,
+      UnsafeMutableBufferPointer<Double>
+    ) -> Void
   ) {
-    values.withUnsafeBufferPointer { values in
-      changedExternals.withUnsafeBufferPointer { changed in body(changed, values) }
-    }
     if pendingShifts {
       var values: [Double] = []
       swap(&values, &self.values)
-      values.withUnsafeBufferPointer { values in drainUnlistedColumns { shifted($0, $1, values) } }
+      values.withUnsafeMutableBufferPointer { values in
+        drainUnlistedColumns(values: values) { shifted($0, $1, $2, values) }
+      }
       swap(&values, &self.values)
+    }
+    values.withUnsafeBufferPointer { values in
+      changedExternals.withUnsafeBufferPointer { changed in body(changed, values) }
     }
     // Emptying an array costs a generic range replacement (66 instructions, 3% of an enaml
     // tick): skipped when empty, as the list is after a run of cached shifts, and the

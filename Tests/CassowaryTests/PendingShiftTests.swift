@@ -181,6 +181,50 @@ import Testing
     #expect(System.readOut(solver) == [a.index: 9, b.index: 10, sum.index: 29])
   }
 
+  /// The same with columns long enough that their externals wait for the read-out
+  /// (`ShiftCache.deferredExternals`): both columns' shifts are added before either is
+  /// copied, so each variable is reported once, at its final value; and a settle adds them
+  /// before it lists them.
+  @Test(arguments: representations)
+  func sharedExternalsOfTwoLongColumnsAreReportedOnce(
+    _ representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let (a, b) = (solver.makeVariable("a"), solver.makeVariable("b"))
+    try solver.addEditVariable(a, strength: .strong)
+    try solver.addEditVariable(b, strength: .strong)
+    let count = ShiftCache.deferredExternals + 4
+    let sums = (0..<count).map { solver.makeVariable("s\($0)") }
+    for (i, sum) in sums.enumerated() {
+      try solver.addConstraint(sum == a + 2 * b + Double(i))
+      try solver.addConstraint(sum >= -1000)
+    }
+    _ = System.readOut(solver)
+    func expected(_ x: Double, _ y: Double) -> [Int32: Double] {
+      var values = [a.index: x, b.index: y]
+      for (i, sum) in sums.enumerated() { values[sum.index] = x + 2 * y + Double(i) }
+      return values
+    }
+    for (x, y) in [(1.0, 2.0), (3, 4), (5, 6), (7, 8)] {
+      try solver.suggestValue(a, x)
+      try solver.suggestValue(b, y)
+    }
+    #expect(System.readOut(solver) == expected(7, 8))
+    try solver.suggestValue(a, 1)
+    try solver.suggestValue(b, 3)
+    let waiting = solver.tableau.shiftCache.columns.filter { $0.externalShift != 0 }.count
+    #expect(waiting == 2, "both columns' externals wait for the read-out")
+    #expect(System.readOut(solver) == expected(1, 3))
+    #expect(System.readOut(solver).isEmpty)
+
+    try solver.suggestValue(a, 9)
+    try solver.suggestValue(b, 10)
+    // An operation first: it settles, which adds the shifts and lists the externals.
+    try solver.addConstraint(a <= 500)
+    #expect(solver.tableau.shiftCache.columns.allSatisfy { $0.externalShift == 0 })
+    #expect(System.readOut(solver) == expected(9, 10))
+  }
+
   /// Settling applies the sum of the pending shifts: the rows then hold what shifting them
   /// at each suggestion would have given, and every row evaluates to its basic value.
   @Test(arguments: representations, childCounts)

@@ -104,10 +104,10 @@ import Testing
       if !fast.infeasible.isEmpty { outcomes.queued += 1 }
       if !fastConsistent { outcomes.inconsistent += 1 }
       fast.drainChangedList { _, _ in
-      } shifted: { _, _, _ in
+      } shifted: { _, _, _, _ in
       }
       full.drainChangedList { _, _ in
-      } shifted: { _, _, _ in
+      } shifted: { _, _, _, _ in
       }
       fast.infeasible.removeAll()
       full.infeasible.removeAll()

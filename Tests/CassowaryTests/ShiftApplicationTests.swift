@@ -3,7 +3,8 @@ import BenchSupport
 import Foundation
 import Testing
 
-/// `Tableau.applyShift`, the loops of a cached shift, and `Tableau.listShifted`, which lists
+/// `Tableau.applyShift`, the loops of a cached shift, `Tableau.moveExternals`, which adds
+/// the shift its externals wait for, and `Tableau.listShifted`, which lists
 /// the column's externals when anything but a read-out comes before the next read-out,
 /// against the same shift made value by value with `Tableau.flagChanged`; and
 /// `Tableau.shiftDirectRows`, which later applies the shifts to the constants of the rows
@@ -67,7 +68,7 @@ import Testing
     }
     for entry in dummies { wantValues[entry.target.index] += entry.coefficient * delta }
 
-    // A short column moves its restricted values in the same pass.
+    // A short column moves its externals and its restricted values in the same pass.
     var together = values
     var togetherInfeasible: [Symbol] = []
     let togetherConsistent = direct.withUnsafeBufferPointer { direct in
@@ -78,7 +79,7 @@ import Testing
               ShiftEntries(
                 direct: direct, externals: externals, restricted: restricted, dummies: dummies),
               by: delta, values: &together, infeasible: &togetherInfeasible,
-              movingRestricted: true)
+              movingExternals: true, movingRestricted: true)
           }
         }
       }
@@ -96,7 +97,8 @@ import Testing
             let consistent = Tableau.applyShift(
               ShiftEntries(
                 direct: direct, externals: externals, restricted: restricted, dummies: dummies),
-              by: delta, values: &values, infeasible: &infeasible, movingRestricted: false)
+              by: delta, values: &values, infeasible: &infeasible, movingExternals: false,
+              movingRestricted: false)
             let bounds = Tableau.shiftRestricted(
               restricted, by: delta, values: &values, infeasible: &infeasible, bounding: true)
             #expect(bounds == nil, "no bounds once a value went negative")
@@ -107,6 +109,12 @@ import Testing
     }
     #expect(consistent == !brokenDummy)
     #expect(changed.count == 1 && rechanged.isEmpty, "the shift lists nothing itself")
+    // A long column's externals wait for the read-out or a settle
+    // (`ShiftColumn.externalShift`); a settle adds their shift, then lists them.
+    #expect(externals.allSatisfy { values[$0.target.index] != wantValues[$0.target.index] })
+    values.withUnsafeMutableBufferPointer { values in
+      externals.withUnsafeBufferPointer { Tableau.moveExternals($0, by: delta, values: values) }
+    }
     externals.withUnsafeBufferPointer { externals in
       Tableau.listShifted(
         externals, marks: &marks, changedExternals: &changed, rechangedExternals: &rechanged,
