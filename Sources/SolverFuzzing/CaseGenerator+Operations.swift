@@ -101,17 +101,28 @@ extension CaseGenerator {
   }
 
   /// Half the time (with `drags`), a drag after a suggestion: 3 to 12 more suggestions of
-  /// the same variable, each a few points from the last, as a window edge or a divider
+  /// the same variable, each a few points from its last, as a window edge or a divider
   /// dragged by hand. A run of suggestions of one edit without pivots goes through a cached
   /// column, whose restricted values wait in the column while the shifts stay inside their
   /// bounds (`Tableau+ShiftCache.swift`); steps of a few points often do. From `dragRng`,
   /// so that the main stream, and every other operation, stays as it was.
+  ///
+  /// A third of the drags, when there is another edit, move both in turn, each from its
+  /// last suggestion (a window's width and height dragged at a corner): two columns then
+  /// wait for the same read-out.
   private mutating func appendDrag(from start: FuzzSuggestion, _ run: inout OperationLog) {
     guard drags, dragRng.chance(0.5) else { return }
-    var value = start.value
-    for _ in 0..<dragRng.int(in: 3...12) {
-      value += Double(dragRng.int(in: -6...6))
-      run.append(.suggest([FuzzSuggestion(variable: start.variable, value: value)]))
+    var dragged = [(variable: start.variable, value: start.value)]
+    let others = run.model.edits.filter { $0.variable != start.variable }
+    if !others.isEmpty && dragRng.chance(1.0 / 3) {
+      let other = others[dragRng.int(in: 0...(others.count - 1))]
+      dragged.append((other.variable, other.suggestion))
+    }
+    for step in 0..<dragRng.int(in: 3...12) {
+      let i = step % dragged.count
+      dragged[i].value += Double(dragRng.int(in: -6...6))
+      run.append(
+        .suggest([FuzzSuggestion(variable: dragged[i].variable, value: dragged[i].value)]))
     }
   }
 

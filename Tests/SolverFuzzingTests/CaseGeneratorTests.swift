@@ -28,41 +28,47 @@ import Testing
   }
 
   /// Drags come from a stream of their own: a case with them is the case without them
-  /// plus runs of single suggestions, each of the variable the suggestion before it named
-  /// alone, a few points apart; the systems are the same.
+  /// plus runs of single suggestions, each of an edit variable and a few points from that
+  /// variable's last suggestion; the systems are the same. Some drags move two edits.
   @Test func dragsOnlyAddRunsOfSuggestions() {
     var added = 0
+    var twoEdits = 0
     for seed in 0..<80 as Range<UInt64> {
       let plain = FuzzCase(seed: seed, boxes: 2...200, drags: false)
       let dragged = FuzzCase(seed: seed, boxes: 2...200)
       #expect(plain.boxCount == dragged.boxCount)
       #expect(plain.constraints.count == dragged.constraints.count)
       var matched = 0
-      var last: FuzzSuggestion?
+      var last: [Int: Double] = [:]  // each edit's last suggestion
+      var previous: Int?  // the variable of the last drag step, or of its suggestion
       for operation in dragged.operations {
+        var suggestion: FuzzSuggestion?
+        if case .suggest(let list) = operation, list.count == 1 { suggestion = list[0] }
         if matched < plain.operations.count
           && "\(operation)" == "\(plain.operations[matched])"
         {
           matched += 1
-          if case .suggest(let list) = operation, list.count == 1 {
-            last = list[0]
-          } else {
-            last = nil
+          if case .suggest(let list) = operation {
+            for s in list { last[s.variable] = s.value }
           }
+          if case .addEdit(let variable, _) = operation { last[variable] = 0 }
+          previous = suggestion?.variable
           continue
         }
-        guard case .suggest(let list) = operation, list.count == 1, let previous = last,
-          list[0].variable == previous.variable, abs(list[0].value - previous.value) <= 6
+        guard let s = suggestion, let before = last[s.variable], abs(s.value - before) <= 6
         else {
           Issue.record("seed \(seed): \(operation) is neither the plain case's nor a drag's")
           break
         }
-        last = list[0]
+        if let previous, previous != s.variable { twoEdits += 1 }
+        last[s.variable] = s.value
+        previous = s.variable
         added += 1
       }
       #expect(matched == plain.operations.count, "seed \(seed)")
     }
     #expect(added > 200, "drags in 80 cases")
+    #expect(twoEdits > 5, "drags of two edits")
   }
 
   @Test func boxCountsCoverTheRangeWithLargeSystemsCommon() {
