@@ -217,21 +217,43 @@ extension Tableau {
       shiftCache.columns[k].pending += delta
       pendingShifts = true
     }
-    // A short column's externals move now: a read-out of several columns that wait adds
-    // their shifts in a pass of its own (enaml suggests two edits a tick).
+    counters.valuesUpdated &+=
+      entries.externals.count &+ entries.restricted.count &+ entries.dummies.count
+    // The column's lists are read through its buffers (`ShiftColumn`) while the tableau's
+    // arrays, other stored properties, are written.
+    guard
+      entries.externals.count >= ShiftCache.deferredExternals
+        || entries.restricted.count >= ShiftCache.deferredRestricted
+    else {
+      // A short column (enaml's) moves everything now, after any deferred restricted
+      // values (the same values, maybe) are brought up to date.
+      if entries.externals.count > 0 {
+        shiftCache.columns[k].unlisted = true
+        pendingShifts = true
+      }
+      if shiftCache.deferring >= 0 { applyDeferredRestricted() }
+      return Tableau.applyShift(
+        entries, by: delta, values: &values, infeasible: &infeasible, movingExternals: true,
+        movingRestricted: true)
+    }
+    return shiftLongColumn(k, entries, by: delta)
+  }
+
+  /// The rest of `shiftThroughColumn` for a column of `ShiftCache.deferredExternals`
+  /// externals or `ShiftCache.deferredRestricted` restricted values or more: the
+  /// externals of the first wait for the read-out (`ShiftColumn.externalShift`), the
+  /// restricted values of the second may wait for a settle (`shiftRestricted(ofColumn:by:)`).
+  /// Apart, so that the short columns' path keeps the few instructions it had.
+  private mutating func shiftLongColumn(_ k: Int, _ entries: ShiftEntries, by delta: Double)
+    -> Bool
+  {
     let externalsWait = entries.externals.count >= ShiftCache.deferredExternals
     if entries.externals.count > 0 {
       shiftCache.columns[k].unlisted = true
       pendingShifts = true
       if externalsWait { shiftCache.columns[k].externalShift += delta }
     }
-    counters.valuesUpdated &+=
-      entries.externals.count &+ entries.restricted.count &+ entries.dummies.count
-    // The column's lists are read through its buffers (`ShiftColumn`) while the tableau's
-    // arrays, other stored properties, are written.
     guard entries.restricted.count >= ShiftCache.deferredRestricted else {
-      // A short column moves its restricted values with the rest, after any deferred ones
-      // (the same values, maybe) are brought up to date.
       if shiftCache.deferring >= 0 { applyDeferredRestricted() }
       return Tableau.applyShift(
         entries, by: delta, values: &values, infeasible: &infeasible,
@@ -438,8 +460,10 @@ extension Tableau {
       if unlisted {
         let shift = shiftCache.columns[k].externalShift
         shiftCache.columns[k].externalShift = 0
-        values.withUnsafeMutableBufferPointer { values in
-          Tableau.moveExternals(entries.externals, by: shift, values: values)
+        if shift != 0 {
+          values.withUnsafeMutableBufferPointer { values in
+            Tableau.moveExternals(entries.externals, by: shift, values: values)
+          }
         }
         expansion.listed.reserve(entries.externals.count)
         Tableau.listShifted(

@@ -190,7 +190,6 @@ extension Tableau {
     _ externals: UnsafeBufferPointer<ShiftEntry<Symbol>>, by shift: Double,
     values: UnsafeMutableBufferPointer<Double>
   ) {
-    guard shift != 0 else { return }
     for entry in externals {
       values[entry.target.index] += entry.coefficient * shift
     }
