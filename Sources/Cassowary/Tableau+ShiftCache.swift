@@ -335,8 +335,9 @@ extension Tableau {
   /// their entries hold their variables (`body` stores them when not) and the shift still
   /// to add to their values in `values` (`body` adds it and writes them back), then marks
   /// them read: the columns are listed, and only pending sums keep the shifts pending.
-  /// With several columns whose externals wait for a shift, which may move the same values,
-  /// every column's shift is added first, and `body` gets none. Inlined into the read-out, with `body`: called
+  /// With several unlisted columns, one of which at least has externals that wait for a
+  /// shift, every column's shift is added first (they may move the same values), and
+  /// `body` gets none. Inlined into the read-out, with `body`: called
   /// through a closure, the copy cost a call per column and 470 instructions per enaml
   /// read-out more.
   @inline(__always)
@@ -351,12 +352,18 @@ extension Tableau {
     var pending = shiftCache.deferring >= 0
     // By index: a `for column in` loop copies each column, a retain and a release of its
     // buffers.
-    var waiting = 0
-    for k in shiftCache.columns.indices where shiftCache.columns[k].externalShift != 0 {
-      waiting &+= 1
+    // A column whose externals wait, and any other unlisted column (which may move the
+    // same variables, its own shift already in their values): every wait ends before
+    // anything is copied, else a shared variable would be copied and reported once short of
+    // its final value and again at it (found in review).
+    var waiting = false
+    var unlisted = 0
+    for k in shiftCache.columns.indices where shiftCache.columns[k].unlisted {
+      unlisted &+= 1
+      if shiftCache.columns[k].externalShift != 0 { waiting = true }
     }
-    if waiting > 1 {
-      for k in shiftCache.columns.indices where shiftCache.columns[k].unlisted {
+    if waiting && unlisted > 1 {
+      for k in shiftCache.columns.indices where shiftCache.columns[k].externalShift != 0 {
         guard shiftCache.columns[k].version == structureVersion else { continue }
         Tableau.moveExternals(
           shiftCache.columns[k].entries.externals, by: shiftCache.columns[k].externalShift,
