@@ -139,6 +139,20 @@ import Testing
     #expect(System.readOut(system.solver)[system.children[1].index] == 125)
   }
 
+  /// Two strong edits `a` and `b` and a variable `s = a + 2b` (at least -1000) that both
+  /// their columns move.
+  static func twoEdits(_ representation: Solver.Representation) throws -> (
+    Solver, a: Variable, b: Variable, s: Variable
+  ) {
+    let solver = Solver(representation: representation)
+    let (a, b, s) = (solver.makeVariable("a"), solver.makeVariable("b"), solver.makeVariable("s"))
+    try solver.addEditVariable(a, strength: .strong)
+    try solver.addEditVariable(b, strength: .strong)
+    try solver.addConstraint(s == a + 2 * b)
+    try solver.addConstraint(s >= -1000)
+    return (solver, a, b, s)
+  }
+
   /// Two edits whose cached columns move the same variable: a read-out walks both columns
   /// and reports the variable once, at its value; a read-out with nothing moved since
   /// reports nothing. Then an operation before the read-out lists the columns' externals
@@ -147,12 +161,7 @@ import Testing
   func sharedExternalsOfTwoColumnsAreReportedOnce(
     _ representation: Solver.Representation
   ) throws {
-    let solver = Solver(representation: representation)
-    let (a, b, sum) = (solver.makeVariable("a"), solver.makeVariable("b"), solver.makeVariable("s"))
-    try solver.addEditVariable(a, strength: .strong)
-    try solver.addEditVariable(b, strength: .strong)
-    try solver.addConstraint(sum == a + 2 * b)
-    try solver.addConstraint(sum >= -1000)
+    let (solver, a, b, sum) = try Self.twoEdits(representation)
     _ = System.readOut(solver)
     for (x, y) in [(1.0, 2.0), (3, 4), (5, 6), (7, 8)] {
       try solver.suggestValue(a, x)
@@ -233,12 +242,7 @@ import Testing
   func aWaitingColumnAndAShortOneReportASharedVariableOnce(
     _ representation: Solver.Representation
   ) throws {
-    let solver = Solver(representation: representation)
-    let (a, b, s) = (solver.makeVariable("a"), solver.makeVariable("b"), solver.makeVariable("s"))
-    try solver.addEditVariable(a, strength: .strong)
-    try solver.addEditVariable(b, strength: .strong)
-    try solver.addConstraint(s == a + 2 * b)
-    try solver.addConstraint(s >= -1000)
+    let (solver, a, b, s) = try Self.twoEdits(representation)
     let others = (0..<ShiftCache.deferredExternals + 4).map { solver.makeVariable("t\($0)") }
     for (i, t) in others.enumerated() { try solver.addConstraint(t == 2 * b + Double(i)) }
     _ = System.readOut(solver)
