@@ -284,10 +284,7 @@ import Testing
     let damaged = solver.tableau.damaged
     #expect(damaged)
 
-    try solver.suggestValue(root, 1000)  // the same value: only the end of the operation runs
-    #expect(solver.counters.rebuilds == 1)
-    let after = Self.values(solver, widths)
-    for (a, b) in zip(optimum, after) { #expect(abs(a - b) < 1e-9) }
+    try Self.expectOneRebuildToTheOptimum(solver, root: root, widths: widths, optimum: optimum)
   }
 
   /// A dual insertion that pivots that way is undone (its damage sends it to phase one),
@@ -317,9 +314,18 @@ import Testing
     let damaged = solver.tableau.damaged
     #expect(damaged)
 
-    try solver.suggestValue(root, 1000)  // the same value: only the end of the operation runs
+    try Self.expectOneRebuildToTheOptimum(solver, root: root, widths: widths, optimum: optimum)
+  }
+
+  /// Ends an operation on nested boxes whose tableau is marked damaged (a suggestion of the
+  /// root's own value, so that only the end of the operation runs) and expects one rebuild
+  /// and the optimum's widths.
+  static func expectOneRebuildToTheOptimum(
+    _ solver: Solver, root: Variable, widths: [Variable], optimum: [Double]
+  ) throws {
+    try solver.suggestValue(root, 1000)
     #expect(solver.counters.rebuilds == 1)
-    let after = Self.values(solver, widths)
+    let after = values(solver, widths)
     for (a, b) in zip(optimum, after) { #expect(abs(a - b) < 1e-9) }
   }
 
