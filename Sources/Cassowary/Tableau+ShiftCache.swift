@@ -77,10 +77,9 @@ struct ShiftColumn {
   /// Whether the externals' entries hold their variables (`ShiftEntry.variable`): the first
   /// read-out that walks the column looks them up, later ones read them with the entry.
   var variablesKnown = false
-  /// Whether the column defers its restricted values (`ShiftCache.deferring`): then
-  /// `deferred` is the sum of the shifts not yet applied to them, and every sum in
-  /// `bounds` keeps each of them non-negative.
-  var defers = false
+  /// While the column defers its restricted values (it is `ShiftCache.deferring`):
+  /// `deferred` is the sum of the shifts not yet applied to them, and every sum in `bounds`
+  /// keeps each of them non-negative.
   var deferred = 0.0
   var bounds = (lower: 0.0, upper: 0.0)
 
@@ -94,7 +93,6 @@ struct ShiftColumn {
     unlisted = false
     externalShift = 0
     variablesKnown = false
-    defers = false
     deferred = 0
     entries = ShiftEntries(
       direct: .init(start: buffers.direct.base, count: 0),
@@ -281,7 +279,7 @@ extension Tableau {
   /// it moves may be the same ones.
   private mutating func shiftRestricted(ofColumn k: Int, by delta: Double) {
     var total = delta
-    if shiftCache.columns[k].defers {
+    if shiftCache.deferring == k {
       total = shiftCache.columns[k].deferred + delta
       let bounds = shiftCache.columns[k].bounds
       if total >= bounds.lower && total <= bounds.upper {
@@ -289,7 +287,6 @@ extension Tableau {
         pendingShifts = true
         return
       }
-      shiftCache.columns[k].defers = false
       shiftCache.columns[k].deferred = 0
       shiftCache.deferring = -1
     } else {
@@ -299,7 +296,6 @@ extension Tableau {
       shiftCache.columns[k].entries.restricted, by: total, values: &values,
       infeasible: &infeasible, bounding: true)
     {
-      shiftCache.columns[k].defers = true
       shiftCache.columns[k].bounds = bounds
       shiftCache.deferring = k
     }
@@ -312,7 +308,6 @@ extension Tableau {
     guard k >= 0 else { return }
     shiftCache.deferring = -1
     let total = shiftCache.columns[k].deferred
-    shiftCache.columns[k].defers = false
     shiftCache.columns[k].deferred = 0
     guard total != 0 else { return }
     // A column whose rows changed under it is damage, found by the settle that follows.
