@@ -72,6 +72,17 @@ final class LayoutEngine {
   /// at run time (`flushConstants` alone, called before every solver operation, paid a
   /// dynamic check each time: 19,000 in a 300-cell feed's cold build).
   @exclusivity(unchecked) private var layoutTargets: ContiguousArray<Unmanaged<View>?> = []
+  /// For each view, as `layoutTargets`, the view itself (nil once detached): a solve lists
+  /// the children it moved from here, without reading them.
+  @exclusivity(unchecked) private var layoutViews: ContiguousArray<Unmanaged<View>?> = []
+  /// The children the last solve moved, each superview's chained from its last one
+  /// (`View.movedHead`) through `movedNext` (-1 ends a chain). Read by the superviews'
+  /// layout (`withMovedChildren`), rebuilt by the next solve.
+  @exclusivity(unchecked) private var movedChildren: ContiguousArray<Unmanaged<View>> = []
+  @exclusivity(unchecked) private var movedNext: ContiguousArray<Int32> = []
+  /// Solves so far: a superview's chain is read only in the solve that made it
+  /// (`View.movedSerial`). 64 bits: it never wraps.
+  private(set) var solveSerial: UInt64 = 0
   /// The window's own size, pinned by required constraints changed in place on resize.
   private var windowPins: (width: Constraint, height: Constraint)?
   /// Whether the solver changed since the last read-out.
@@ -95,6 +106,7 @@ final class LayoutEngine {
     let target = view.parentLink ?? Unmanaged.passUnretained(view)
     if let vars = view.variables, vars.engine == serial {
       setLayoutTarget(target, of: vars)
+      layoutViews[Int(vars.x.index) >> 2] = Unmanaged.passUnretained(view)
     } else {
       // Unnamed: nothing reads the solver's names (errors name views and constraints), and
       // four names made per view cost 2% of a cold Auto Layout build and four strings of
@@ -108,6 +120,7 @@ final class LayoutEngine {
           next.index == vars.x.index + Int32(k), "a view's variables are not consecutive")
       }
       layoutTargets.append(target)
+      layoutViews.append(Unmanaged.passUnretained(view))
       view.variables = vars
     }
     for constraint in view.attachedConstraints
@@ -128,7 +141,10 @@ final class LayoutEngine {
       uninstall(constraint)
     }
     view.intrinsic.removeAll(from: self)
-    if let vars = view.variables, vars.engine == serial { setLayoutTarget(nil, of: vars) }
+    if let vars = view.variables, vars.engine == serial {
+      setLayoutTarget(nil, of: vars)
+      layoutViews[Int(vars.x.index) >> 2] = nil
+    }
   }
 
   private func setLayoutTarget(_ target: Unmanaged<View>?, of vars: ViewVariables) {
@@ -266,26 +282,68 @@ final class LayoutEngine {
   // MARK: - Solving
 
   /// Reads the new solution. A view whose origin or size moved is placed by its superview,
-  /// so the superview is flagged for layout (the window flags itself).
+  /// so the superview is flagged for layout (the window flags itself), and the view is
+  /// listed for it: a superview that nothing else flagged copies out the frames of its
+  /// listed children only (`View.layoutSubviews`).
   func solve() {
     flushConstants()
     needsSolve = false
     solves += 1
+    solveSerial &+= 1
+    let serial = solveSerial
     // Moved variables come view by view and sibling by sibling (a cell's y, the next
-    // cell's y...): one flag per run of the same superview. The targets are read without a
-    // retain (the window holds every attached view while it solves), during the solver's
-    // copy of the values: flagging only queues views, it never calls the solver.
-    var lastFlagged: Unmanaged<View>?
+    // cell's y...): one flag per run of the same superview, one entry per run of the same
+    // view. The targets are read without a retain (the window holds every attached view
+    // while it solves), during the solver's copy of the values: flagging only queues
+    // views, it never calls the solver. The lists are taken out of the engine while it
+    // runs, and kept with their room.
+    var children = ContiguousArray<Unmanaged<View>>()
+    var next = ContiguousArray<Int32>()
+    swap(&children, &movedChildren)
+    swap(&next, &movedNext)
+    children.removeAll(keepingCapacity: true)
+    next.removeAll(keepingCapacity: true)
+    var lastTarget: Unmanaged<View>?
+    var lastChild: Unmanaged<View>?
+    var head: Int32 = -1
     let window = window
     layoutTargets.withUnsafeBufferPointer { targets in
-      solver.updateVariables(reportingMoved: { index in
-        guard let target = targets[index >> 2],
-          target.toOpaque() != lastFlagged?.toOpaque()
-        else { return }
-        lastFlagged = target
-        // Attached views are the window's: flagged in it without reading their `owner`.
-        target._withUnsafeGuaranteedRef { $0.setNeedsLayout(owner: window) }
-      })
+      layoutViews.withUnsafeBufferPointer { views in
+        solver.updateVariables(reportingMoved: { index in
+          let number = index >> 2
+          guard let target = targets[number] else { return }
+          if target.toOpaque() != lastTarget?.toOpaque() {
+            if let lastTarget { lastTarget._withUnsafeGuaranteedRef { $0.movedHead = head } }
+            lastTarget = target
+            lastChild = nil
+            // Attached views are the window's: flagged in it without reading their `owner`.
+            head = target._withUnsafeGuaranteedRef {
+              $0.listMovedChildren(solve: serial, owner: window)
+            }
+          }
+          // The window is its own target: it has no superview to copy its frame out.
+          guard let child = views[number], child.toOpaque() != target.toOpaque(),
+            child.toOpaque() != lastChild?.toOpaque()
+          else { return }
+          lastChild = child
+          next.append(head)
+          head = Int32(truncatingIfNeeded: children.count)
+          children.append(child)
+        })
+      }
+    }
+    if let lastTarget { lastTarget._withUnsafeGuaranteedRef { $0.movedHead = head } }
+    swap(&children, &movedChildren)
+    swap(&next, &movedNext)
+  }
+
+  /// Calls `body` with the children the last solve moved and their chain links
+  /// (`movedChildren`, `movedNext`), which `body` must not change (nor solve).
+  @inline(__always) func withMovedChildren<R>(
+    _ body: (UnsafeBufferPointer<Unmanaged<View>>, UnsafeBufferPointer<Int32>) -> R
+  ) -> R {
+    movedChildren.withUnsafeBufferPointer { children in
+      movedNext.withUnsafeBufferPointer { body(children, $0) }
     }
   }
 }

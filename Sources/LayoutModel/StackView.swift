@@ -190,6 +190,7 @@ public class StackView: View {
 
   /// Frame layout: measures and places the children.
   private func placeChildren(window: Window?) {
+    childFramesDirty = true
     let inner = innerProposal
     guard axis == .horizontal else {
       placeStacked(inner: inner, window: window)

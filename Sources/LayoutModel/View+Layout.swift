@@ -20,9 +20,25 @@ extension View {
   @inline(__always) func setNeedsLayout(owner window: Window?) {
     assert(window === owner, "flagged in another view's window")
     if let window { window.noteFlag(self) }
+    layoutFromMoves = false
     guard !needsLayout else { return }
     needsLayout = true
     if !isWindow(window) { window?.layoutQueue.insert(self) }
+  }
+
+  /// Flags the view for layout because the solve `serial` moved children of it, and returns
+  /// the head of the chain of the children listed so far in that solve (-1: none): the
+  /// first call of a solve starts the chain. The layout copies out those children alone
+  /// when nothing else flagged the view, before (a pending layout) or after (any
+  /// `setNeedsLayout` clears `layoutFromMoves`), and no child's frame was set outside the
+  /// solution (`childFramesDirty`). `window` is the view's own.
+  @inline(__always) func listMovedChildren(solve serial: UInt64, owner window: Window?) -> Int32 {
+    if movedSerial == serial { return movedHead }
+    let alone = !needsLayout && !childFramesDirty
+    setNeedsLayout(owner: window)
+    layoutFromMoves = alone
+    movedSerial = serial
+    return -1
   }
 
   /// Flags the view for a constraints pass at the next update cycle.
@@ -103,6 +119,7 @@ extension View {
   /// Resizes the view to its fitting size for its current size (UIKit's `sizeToFit`).
   public func sizeToFit() {
     let size = fittingSize(for: frame.size)
+    noteFrameSetOutsideSolution()
     assignFrame(Rect(origin: frame.origin, size: size), counting: owner)
   }
 

@@ -64,10 +64,15 @@ open class View: CustomStringConvertible {
   @exclusivity(unchecked) var fitResult = Size.zero
 
   // MARK: - Flags
-  // (The flags, the mark and the epoch fill the eight bytes before the next pointer.)
+  // (The flags, the mark and the epoch fill the sixteen bytes before the next pointer.)
   @exclusivity(unchecked) public internal(set) var needsLayout = false
   @exclusivity(unchecked) public internal(set) var needsUpdateConstraints = false
   @exclusivity(unchecked) public internal(set) var needsDisplay = false
+  /// Whether the pending layout was asked for by the solver alone, which listed the
+  /// children whose values it moved (`listMovedChildren(solve:owner:)`): the default
+  /// `layoutSubviews` then copies out the frames of those children only. Any other
+  /// `setNeedsLayout` clears it. Beside `needsLayout`, which every flagging reads.
+  @exclusivity(unchecked) var layoutFromMoves = false
   /// Scratch mark for subtree membership tests.
   var marked = false
   /// The update cycle that last counted a visit of this view (cycle detection).
@@ -121,6 +126,18 @@ open class View: CustomStringConvertible {
   var constraintVisits = 0
   var flaggedBy: String?
 
+  // MARK: - Children the solver moved
+  /// Whether a child's frame may differ from the solution other than by the solver's moves
+  /// (set by `setFrame` or `sizeToFit` on a child, or by a frame-layout pass) since this
+  /// view last copied out every child's frame: then its next Auto Layout pass copies every
+  /// child. A new view starts so.
+  @exclusivity(unchecked) var childFramesDirty = true
+  /// The solve that listed children of this view (`LayoutEngine.solveSerial`, 0: none) and
+  /// the last one it listed, the head of their chain in `LayoutEngine.movedChildren` (-1:
+  /// none).
+  @exclusivity(unchecked) var movedSerial: UInt64 = 0
+  @exclusivity(unchecked) var movedHead: Int32 = -1
+
   public init(name: String = "") {
     self.name = name
   }
@@ -159,6 +176,7 @@ open class View: CustomStringConvertible {
   ///   size or a non-finite origin.
   public func setFrame(_ rect: Rect) throws(LayoutError) {
     if !(rect.size.isValid && rect.minX.isFinite && rect.minY.isFinite) { try check(rect) }
+    noteFrameSetOutsideSolution()
     assignFrame(rect, counting: owner)
     frameWasSet()
   }
@@ -176,6 +194,12 @@ open class View: CustomStringConvertible {
 
   /// Hook for views whose frame is an input (the window pins its solver to it).
   func frameWasSet() {}
+
+  /// A frame set other than from the solution (``setFrame(_:)``, ``sizeToFit()``): the
+  /// superview's next Auto Layout pass copies out every child, this one included.
+  func noteFrameSetOutsideSolution() {
+    parentLink?._withUnsafeGuaranteedRef { $0.childFramesDirty = true }
+  }
 
   /// Sets the frame from a layout computation (no validation), counting it in `window`'s
   /// frame counters. `window` is the view's own (its `owner`): callers pass the window they
@@ -217,6 +241,14 @@ open class View: CustomStringConvertible {
     // A leaf has nothing to place: it leaves before taking the window and the engine (a
     // retain and a release each, on every label of a resize).
     guard !subviews.isEmpty, let window = owner, let engine = window.engine else { return }
+    // Flagged by the solver alone: the children it moved are the only ones whose frames
+    // can differ from the solution. (A text change in a list of 100,000 cells moves the
+    // cells below it; every cell was copied out, the moved ones or not.)
+    if layoutFromMoves && movedSerial == engine.solveSerial {
+      copyMovedChildFrames(engine: engine, window: window)
+      return
+    }
+    childFramesDirty = false
     // The values are read through one buffer (a call and a bounds check per value cost
     // more than the rest of the copy). The solver's array and `subviews` stay open while
     // frames are assigned: `assignFrame` only flags views and queues them, and must never
@@ -249,6 +281,52 @@ open class View: CustomStringConvertible {
           assert(child.variablesEngine == engine.serial, "a child has another engine's variables")
           let vars = ViewVariables(firstIndex: child.firstVariable, engine: child.variablesEngine)
           child.assignFrame(vars.frame(in: values), counting: window)
+        }
+      }
+    }
+  }
+
+  /// The frames of the children that the last solve listed for this view
+  /// (`LayoutEngine.solve`), copied out of the solver as `layoutSubviews` copies every
+  /// child's. A long list requests the objects and values of the children ahead as that
+  /// loop does, through two cursors that run ahead along the chain (the entries of other
+  /// superviews may be gone: only this chain's are read).
+  private func copyMovedChildFrames(engine: LayoutEngine, window: Window) {
+    engine.solver.withUnsafeValues { values in
+      engine.withMovedChildren { children, next in
+        var i = Int(movedHead)
+        var objectAhead = -1
+        var valueAhead = -1
+        if children.count >= Self.prefetchMinimum {
+          objectAhead = i
+          for step in 0..<Self.objectLead where objectAhead >= 0 {
+            objectAhead = Int(next[objectAhead])
+            if step == Self.valueLead &- 1 { valueAhead = objectAhead }
+          }
+        }
+        while i >= 0 {
+          if objectAhead >= 0 {
+            cprefetch_write(children[objectAhead].toOpaque())
+            objectAhead = Int(next[objectAhead])
+          }
+          if valueAhead >= 0 {
+            children[valueAhead]._withUnsafeGuaranteedRef { ahead in
+              let first = Int(ahead.firstVariable)
+              if ahead.variablesEngine != 0 && UInt(bitPattern: first) < UInt(values.count) {
+                cprefetch_read(values.baseAddress.unsafelyUnwrapped + first)
+              }
+            }
+            valueAhead = Int(next[valueAhead])
+          }
+          children[i]._withUnsafeGuaranteedRef { child in
+            assert(
+              child.parentLink?.toOpaque() == Unmanaged.passUnretained(self).toOpaque(),
+              "a listed child is not this view's")
+            guard child.variablesEngine == engine.serial else { return }
+            let vars = ViewVariables(firstIndex: child.firstVariable, engine: child.variablesEngine)
+            child.assignFrame(vars.frame(in: values), counting: window)
+          }
+          i = Int(next[i])
         }
       }
     }

@@ -136,6 +136,7 @@ public final class Window: View {
       super.layoutSubviews()
       return
     }
+    childFramesDirty = true
     for child in subviews {
       let height =
         child.sizeDependsOnChildren ? child.fittingSize(for: frame.size).height : frame.height
@@ -371,6 +372,7 @@ public final class Window: View {
     stored.layoutSubviews += 1
     passView = view
     view.layoutSubviews()
+    view.layoutFromMoves = false
     passView = nil
     // A layoutSubviews that changed constraints is served by the next round's solve.
   }

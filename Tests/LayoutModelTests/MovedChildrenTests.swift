@@ -1,0 +1,156 @@
+import Testing
+
+@testable import LayoutModel
+
+/// Under Auto Layout, a superview that only the solver flagged copies out the frames of the
+/// children the solve moved, not of every child; anything else that flags it, or sets a
+/// child's frame outside the solution, makes it copy every child again.
+@Suite struct MovedChildrenTests {
+  /// The frame the solver's values give `view` (its frame once its superview copied it).
+  func solutionFrame(of view: View, in window: Window) -> Rect? {
+    guard let engine = window.engine, let vars = view.variables, vars.engine == engine.serial
+    else { return nil }
+    return engine.solver.withUnsafeValues { vars.frame(in: $0) }
+  }
+
+  /// Every view below the window has the frame of the solution.
+  func expectFramesAreTheSolution(
+    _ feed: Feed, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    for view in subtree(feed.list) {
+      guard let solved = solutionFrame(of: view, in: feed.window) else {
+        Issue.record("\(view) has no variables", sourceLocation: sourceLocation)
+        continue
+      }
+      expectFrame(view, solved, sourceLocation: sourceLocation)
+    }
+  }
+
+  /// Cell 17 of 40 gets a second line of body text and grows: the solve moves the 22 cells
+  /// below it, and resizes cell 17, its text stack and its body (25 frames change). The
+  /// list, flagged by the solve alone, copies out the 23 cells it listed; cell 17 and its
+  /// text stack, resized, copy both of their children (a resize flags a view for layout
+  /// again). Before, the list copied all 40 cells (44 copies).
+  @Test func aListCopiesOutTheCellsTheSolveMovedOnly() throws {
+    let feed = try Feed(.autoLayout, cells: 40)
+    let loop = RunLoop(window: feed.window)
+    try loop.tick()
+    expectFramesAreTheSolution(feed)
+
+    loop.post { feed.bodies[17].setText(InvalidationScopeTests.twoLines) }
+    let before = feed.window.counters
+    try loop.tick()
+    let work = feed.window.counters - before
+
+    #expect(work.framesChanged == 25, "\(work)")
+    #expect(work.framesAssigned == 23 + 2 + 2, "\(work)")
+    #expect(feed.cells[17].frame.height > Feed.cellHeight)
+    expectFramesAreTheSolution(feed)
+  }
+
+  /// A frame set with `setFrame` is the client's; the superview's next layout puts the
+  /// solution back, even when the solve did not move that child (UIKit copies every
+  /// child's frame out of its engine at each layout).
+  @Test func aFrameSetOutsideTheSolutionIsReplacedAtTheNextLayout() throws {
+    let feed = try Feed(.autoLayout, cells: 40)
+    let loop = RunLoop(window: feed.window)
+    try loop.tick()
+    let solved = feed.cells[3].frame
+    try feed.cells[3].setFrame(rect(5, 6, 7, 8))
+
+    loop.post { feed.bodies[17].setText(InvalidationScopeTests.twoLines) }
+    try loop.tick()
+
+    expectFrame(feed.cells[3], solved)
+    expectFramesAreTheSolution(feed)
+  }
+
+  /// The same with `sizeToFit`, which sets the frame too.
+  @Test func aSizeToFitIsReplacedAtTheNextLayout() throws {
+    let feed = try Feed(.autoLayout, cells: 12)
+    let loop = RunLoop(window: feed.window)
+    try loop.tick()
+    let solved = feed.cells[3].frame
+    // Written past the model's paths, then sized: only the sizing marks the list.
+    feed.cells[3].frame = rect(1, 2, 3, 4)
+    feed.cells[3].sizeToFit()
+    #expect(feed.cells[3].frame.minY == 2)
+
+    loop.post { feed.bodies[9].setText(InvalidationScopeTests.twoLines) }
+    try loop.tick()
+
+    expectFrame(feed.cells[3], solved)
+    expectFramesAreTheSolution(feed)
+  }
+
+  /// A superview flagged for another reason, before the solve or after it, copies every
+  /// child. (A frame written past the layout model's own paths stands for a child whose
+  /// frame differs from the solution: only a copy of every child puts it back.)
+  @Test(arguments: [false, true])
+  func aSuperviewFlaggedForAnotherReasonCopiesEveryChild(afterTheSolve: Bool) throws {
+    let feed = try Feed(.autoLayout, cells: 40)
+    let loop = RunLoop(window: feed.window)
+    try loop.tick()
+    let solved = feed.cells[3].frame
+    feed.cells[3].frame = rect(5, 6, 7, 8)
+
+    loop.post {
+      feed.bodies[17].setText(InvalidationScopeTests.twoLines)
+      if !afterTheSolve { feed.list.setNeedsLayout() }
+    }
+    loop.phaseObserver = { phase in
+      if afterTheSolve && phase == .layout { feed.list.setNeedsLayout() }
+    }
+    let before = feed.window.counters
+    try loop.tick()
+    let work = feed.window.counters - before
+
+    expectFrame(feed.cells[3], solved)
+    #expect(work.framesAssigned >= 40, "\(work)")
+    expectFramesAreTheSolution(feed)
+  }
+
+  /// Without another reason, that frame stays: the list copied the moved cells only, which
+  /// is what the tests above rely on to fail when the reasons are not honoured.
+  @Test func aListFlaggedByTheSolveAloneLeavesUnmovedChildren() throws {
+    let feed = try Feed(.autoLayout, cells: 40)
+    let loop = RunLoop(window: feed.window)
+    try loop.tick()
+    feed.cells[3].frame = rect(5, 6, 7, 8)
+
+    loop.post { feed.bodies[17].setText(InvalidationScopeTests.twoLines) }
+    try loop.tick()
+
+    expectFrame(feed.cells[3], rect(5, 6, 7, 8))
+    #expect(feed.list.childFramesDirty == false)
+  }
+
+  /// A cell removed after the solve listed it flags the list, which then copies every
+  /// remaining child (the removed one is never read), and cells added or moved among their
+  /// siblings do the same.
+  @Test func hierarchyChangesAfterTheSolveCopyEveryChild() throws {
+    let feed = try Feed(.autoLayout, cells: 30)
+    let loop = RunLoop(window: feed.window)
+    try loop.tick()
+
+    loop.post { feed.bodies[5].setText(InvalidationScopeTests.twoLines) }
+    loop.phaseObserver = { phase in
+      if phase == .layout { feed.cells[20].removeFromSuperview() }
+    }
+    try loop.tick()
+    loop.phaseObserver = nil
+    // The removal's own solve runs in the next cycle.
+    try loop.tick()
+    #expect(feed.list.subviews.count == 29)
+    expectFramesAreTheSolution(feed)
+
+    loop.post {
+      try? feed.list.insertSubview(feed.cells[20], at: 2)
+      try? feed.list.insertSubview(feed.cells[7], at: 25)
+      feed.bodies[1].setText(InvalidationScopeTests.twoLines)
+    }
+    try loop.tick()
+    #expect(feed.list.subviews.count == 30)
+    expectFramesAreTheSolution(feed)
+  }
+}
