@@ -235,6 +235,7 @@ extension View {
       if !sameWindow {
         oldLink?._withUnsafeGuaranteedRef { $0.engine?.detach(view) }
         view.ownerLink = newLink
+        view.forgetMovedChildren()
       }
       guard let requeueLink else { return }
       requeueLink._withUnsafeGuaranteedRef { $0.requeue(view) }

@@ -41,6 +41,15 @@ extension View {
     return -1
   }
 
+  /// Drops what a solve listed for this view, on leaving its window: the list is that
+  /// window's engine's, whose solves another engine's may number alike.
+  func forgetMovedChildren() {
+    layoutFromMoves = false
+    childFramesDirty = true
+    movedSerial = 0
+    movedHead = -1
+  }
+
   /// Flags the view for a constraints pass at the next update cycle.
   public func setNeedsUpdateConstraints() {
     withOwner { window in

@@ -133,7 +133,7 @@ open class View: CustomStringConvertible {
   /// child. A new view starts so.
   @exclusivity(unchecked) var childFramesDirty = true
   /// The solve that listed children of this view (`LayoutEngine.solveSerial`, 0: none) and
-  /// the last one it listed, the head of their chain in `LayoutEngine.movedChildren` (-1:
+  /// the last one it listed, the head of their chain in `LayoutEngine.movedNumbers` (-1:
   /// none).
   @exclusivity(unchecked) var movedSerial: UInt64 = 0
   @exclusivity(unchecked) var movedHead: Int32 = -1
@@ -244,8 +244,10 @@ open class View: CustomStringConvertible {
     // Flagged by the solver alone: the children it moved are the only ones whose frames
     // can differ from the solution. (A text change in a list of 100,000 cells moves the
     // cells below it; every cell was copied out, the moved ones or not.)
-    if layoutFromMoves && movedSerial == engine.solveSerial {
-      copyMovedChildFrames(engine: engine, window: window)
+    // A child's frame set since the solve (by a handler after an early layout, or by an
+    // override of an ancestor's layout) is not the solution: every child is copied then.
+    if layoutFromMoves && !childFramesDirty && copyMovedChildFrames(engine: engine, window: window)
+    {
       return
     }
     childFramesDirty = false
@@ -286,18 +288,20 @@ open class View: CustomStringConvertible {
     }
   }
 
-  /// The frames of the children that the last solve listed for this view
-  /// (`LayoutEngine.solve`), copied out of the solver as `layoutSubviews` copies every
-  /// child's. A long list requests the objects and values of the children ahead as that
-  /// loop does, through two cursors that run ahead along the chain (the entries of other
-  /// superviews may be gone: only this chain's are read).
-  private func copyMovedChildFrames(engine: LayoutEngine, window: Window) {
-    engine.solver.withUnsafeValues { values in
-      engine.withMovedChildren { children, next in
+  /// Copies out of the solver the frames of the children that the last solve listed for
+  /// this view (`LayoutEngine.solve`), as `layoutSubviews` copies every child's; returns
+  /// false, having copied nothing, when another solve came since (`withMovedChildren`). A
+  /// long list requests the objects and values of the children ahead as that loop does,
+  /// through two cursors that run ahead along the chain. A child detached since the solve
+  /// (its view nil) is skipped; this view was flagged again then, so it does not get here.
+  private func copyMovedChildFrames(engine: LayoutEngine, window: Window) -> Bool {
+    engine.solver.withUnsafeValues { values -> Bool in
+      let copied: Void? = engine.withMovedChildren(ofSolve: movedSerial) { numbers, next, views in
         var i = Int(movedHead)
+        precondition(i < numbers.count, "a chain starts past the solve's entries")
         var objectAhead = -1
         var valueAhead = -1
-        if children.count >= Self.prefetchMinimum {
+        if numbers.count >= Self.prefetchMinimum {
           objectAhead = i
           for step in 0..<Self.objectLead where objectAhead >= 0 {
             objectAhead = Int(next[objectAhead])
@@ -306,11 +310,11 @@ open class View: CustomStringConvertible {
         }
         while i >= 0 {
           if objectAhead >= 0 {
-            cprefetch_write(children[objectAhead].toOpaque())
+            if let ahead = views[Int(numbers[objectAhead])] { cprefetch_write(ahead.toOpaque()) }
             objectAhead = Int(next[objectAhead])
           }
           if valueAhead >= 0 {
-            children[valueAhead]._withUnsafeGuaranteedRef { ahead in
+            views[Int(numbers[valueAhead])]?._withUnsafeGuaranteedRef { ahead in
               let first = Int(ahead.firstVariable)
               if ahead.variablesEngine != 0 && UInt(bitPattern: first) < UInt(values.count) {
                 cprefetch_read(values.baseAddress.unsafelyUnwrapped + first)
@@ -318,7 +322,9 @@ open class View: CustomStringConvertible {
             }
             valueAhead = Int(next[valueAhead])
           }
-          children[i]._withUnsafeGuaranteedRef { child in
+          views[Int(numbers[i])]?._withUnsafeGuaranteedRef { child in
+            // The window is its own target (it has no superview): its frame is an input.
+            guard child !== self else { return }
             assert(
               child.parentLink?.toOpaque() == Unmanaged.passUnretained(self).toOpaque(),
               "a listed child is not this view's")
@@ -329,6 +335,7 @@ open class View: CustomStringConvertible {
           i = Int(next[i])
         }
       }
+      return copied != nil
     }
   }
 

@@ -50,15 +50,24 @@ import Testing
 
   /// A frame set with `setFrame` is the client's; the superview's next layout puts the
   /// solution back, even when the solve did not move that child (UIKit copies every
-  /// child's frame out of its engine at each layout).
-  @Test func aFrameSetOutsideTheSolutionIsReplacedAtTheNextLayout() throws {
+  /// child's frame out of its engine at each layout). Set before the tick, or after the
+  /// solve flagged the list (as an ancestor's `layoutSubviews` or a handler after an early
+  /// layout can).
+  @Test(arguments: [false, true])
+  func aFrameSetOutsideTheSolutionIsReplacedAtTheNextLayout(afterTheSolve: Bool) throws {
     let feed = try Feed(.autoLayout, cells: 40)
     let loop = RunLoop(window: feed.window)
     try loop.tick()
     let solved = feed.cells[3].frame
-    try feed.cells[3].setFrame(rect(5, 6, 7, 8))
+    if !afterTheSolve { try feed.cells[3].setFrame(rect(5, 6, 7, 8)) }
 
     loop.post { feed.bodies[17].setText(InvalidationScopeTests.twoLines) }
+    loop.phaseObserver = { phase in
+      if afterTheSolve && phase == .layout {
+        #expect(feed.list.layoutFromMoves)
+        try? feed.cells[3].setFrame(rect(5, 6, 7, 8))
+      }
+    }
     try loop.tick()
 
     expectFrame(feed.cells[3], solved)
@@ -152,5 +161,20 @@ import Testing
     try loop.tick()
     #expect(feed.list.subviews.count == 30)
     expectFramesAreTheSolution(feed)
+  }
+
+  /// A view that leaves its window forgets what that window's solve listed for it: another
+  /// engine's solves may be numbered alike.
+  @Test func aViewLeavingItsWindowForgetsItsListedChildren() throws {
+    let feed = try Feed(.autoLayout, cells: 10)
+    let loop = RunLoop(window: feed.window)
+    try loop.tick()
+    loop.post { feed.bodies[2].setText(InvalidationScopeTests.twoLines) }
+    try loop.tick()
+    #expect(feed.list.movedSerial != 0 && feed.list.movedHead >= 0)
+
+    feed.list.removeFromSuperview()
+    #expect(feed.list.movedSerial == 0 && feed.list.movedHead == -1)
+    #expect(!feed.list.layoutFromMoves && feed.list.childFramesDirty)
   }
 }
