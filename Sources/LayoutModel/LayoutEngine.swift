@@ -79,12 +79,16 @@ final class LayoutEngine {
   /// superview's chained from its last one (`View.movedHead`) through `movedNext` (-1 ends
   /// a chain); `movedCount` entries are in use. A view listed again after another (its
   /// variables reported apart) takes another entry, so both have one entry per variable:
-  /// a read-out reports each variable once, and the entries never run out. They are
+  /// a read-out reports each variable once (should they run out all the same, the solve
+  /// is `overflowedSolve`, and every superview copies all of its children). They are
   /// written through pointers: an append per moved child, with its checks of uniqueness
   /// and room, made a resize tick of 1,000 children 8 us slower.
   @exclusivity(unchecked) private var movedNumbers: ContiguousArray<Int32> = []
   @exclusivity(unchecked) private var movedNext: ContiguousArray<Int32> = []
   private var movedCount = 0
+  /// A solve whose entries ran out all the same (a value that is not a number is reported
+  /// again each time it is met): its lists are not read.
+  private var overflowedSolve: UInt64 = 0
   /// Counts solves from a random start: a superview's chain is read only in the solve that
   /// made it (`View.movedSerial`), and a view that joins another window forgets its
   /// chain (`View.forgetMovedChildren`); the start keeps two engines' numbers apart
@@ -313,10 +317,11 @@ final class LayoutEngine {
         movedNext.withUnsafeMutableBufferPointer { next in
           var lister = MovedChildLister(
             targets: targets.baseAddress.unsafelyUnwrapped,
-            numbers: numbers.baseAddress.unsafelyUnwrapped,
-            next: next.baseAddress.unsafelyUnwrapped, serial: serial, window: window)
+            numbers: numbers, next: next.baseAddress.unsafelyUnwrapped, serial: serial,
+            window: window)
           solver.updateVariables(reportingMoved: { lister.report($0) })
           movedCount = lister.finish()
+          if lister.overflowed { overflowedSolve = serial }
         }
       }
     }
@@ -325,14 +330,14 @@ final class LayoutEngine {
   /// Calls `body` with the chains of the children the last solve moved (`movedNumbers`,
   /// `movedNext`, their first `movedCount` entries) and the views by number, nil for a
   /// view detached since; `body` must not change them (nor solve). Returns nil, without
-  /// calling `body`, when another solve came after solve `serial`.
+  /// calling `body`, when another solve came after solve `serial` or its entries ran out.
   @inline(__always) func withMovedChildren<R>(
     ofSolve serial: UInt64,
     _ body: (
       UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Unmanaged<View>?>
     ) -> R
   ) -> R? {
-    guard serial == solveSerial else { return nil }
+    guard serial == solveSerial && serial != overflowedSolve else { return nil }
     return movedNumbers.withUnsafeBufferPointer { numbers in
       movedNext.withUnsafeBufferPointer { next in
         layoutViews.withUnsafeBufferPointer { views in
@@ -359,17 +364,20 @@ private struct MovedChildLister {
   let next: UnsafeMutablePointer<Int32>
   let serial: UInt64
   let window: Window?
+  let capacity: Int
   var lastTarget: Unmanaged<View>?
   var lastNumber = -1
   var head: Int32 = -1
   var count = 0
+  var overflowed = false
 
   init(
-    targets: UnsafePointer<Unmanaged<View>?>, numbers: UnsafeMutablePointer<Int32>,
+    targets: UnsafePointer<Unmanaged<View>?>, numbers: UnsafeMutableBufferPointer<Int32>,
     next: UnsafeMutablePointer<Int32>, serial: UInt64, window: Window?
   ) {
     self.targets = targets
-    self.numbers = numbers
+    self.numbers = numbers.baseAddress.unsafelyUnwrapped
+    self.capacity = numbers.count
     self.next = next
     self.serial = serial
     self.window = window
@@ -391,6 +399,10 @@ private struct MovedChildLister {
     }
     guard number != lastNumber else { return }
     lastNumber = number
+    guard count < capacity else {
+      overflowed = true
+      return
+    }
     numbers[count] = Int32(truncatingIfNeeded: number)
     next[count] = head
     head = Int32(truncatingIfNeeded: count)

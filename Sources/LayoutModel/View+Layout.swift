@@ -41,6 +41,13 @@ extension View {
     return -1
   }
 
+  /// Gives up the children a solve listed for this view, which its layout did not copy
+  /// out: its next layout copies every child.
+  func forgoListedChildren() {
+    layoutFromMoves = false
+    childFramesDirty = true
+  }
+
   /// Drops what a solve listed for this view, on leaving its window: the list is that
   /// window's engine's, whose solves another engine's may number alike.
   func forgetMovedChildren() {

@@ -238,16 +238,18 @@ open class View: CustomStringConvertible {
   /// Places the subviews. In an Auto Layout window the default copies each subview's frame
   /// out of the solver; frame-layout containers override it to place their children.
   open func layoutSubviews() {
+    // The list of moved children is taken here, whichever way the children are copied.
+    let fromMoves = layoutFromMoves
+    layoutFromMoves = false
     // A leaf has nothing to place: it leaves before taking the window and the engine (a
     // retain and a release each, on every label of a resize).
     guard !subviews.isEmpty, let window = owner, let engine = window.engine else { return }
     // Flagged by the solver alone: the children it moved are the only ones whose frames
     // can differ from the solution. (A text change in a list of 100,000 cells moves the
-    // cells below it; every cell was copied out, the moved ones or not.)
-    // A child's frame set since the solve (by a handler after an early layout, or by an
-    // override of an ancestor's layout) is not the solution: every child is copied then.
-    if layoutFromMoves && !childFramesDirty && copyMovedChildFrames(engine: engine, window: window)
-    {
+    // cells below it; every cell was copied out, the moved ones or not.) A child's frame
+    // set since the solve (by a handler after an early layout, or by an override of an
+    // ancestor's layout) is not the solution: every child is copied then.
+    if fromMoves && !childFramesDirty && copyMovedChildFrames(engine: engine, window: window) {
       return
     }
     childFramesDirty = false

@@ -368,11 +368,20 @@ public final class Window: View {
   /// One visit of the layout pass.
   @inline(__always) private func layOut(_ view: View) throws(LayoutError) {
     view.needsLayout = false
-    try countVisit(view, pass: .layout)
+    do throws(LayoutError) {
+      try countVisit(view, pass: .layout)
+    } catch {
+      // Not laid out: the children the solve listed would be missed by a later layout of
+      // the moves alone.
+      view.forgoListedChildren()
+      throw error
+    }
     stored.layoutSubviews += 1
     passView = view
     view.layoutSubviews()
-    view.layoutFromMoves = false
+    // Still set: an override did not call the default, which takes the list (a later
+    // layout of the moves alone would miss these children).
+    if view.layoutFromMoves { view.forgoListedChildren() }
     passView = nil
     // A layoutSubviews that changed constraints is served by the next round's solve.
   }

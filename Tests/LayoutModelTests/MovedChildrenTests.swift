@@ -177,4 +177,70 @@ import Testing
     #expect(feed.list.movedSerial == 0 && feed.list.movedHead == -1)
     #expect(!feed.list.layoutFromMoves && feed.list.childFramesDirty)
   }
+
+  /// A layout stopped as a cycle before the list copied its moved cells: the list's next
+  /// layout copies every cell, those included.
+  @Test func aListStoppedBeforeItsLayoutCopiesEveryCellNextTime() throws {
+    let feed = try Feed(.autoLayout, cells: 30)
+    let loop = RunLoop(window: feed.window)
+    try loop.tick()
+
+    // After the solve, before the list is laid out.
+    loop.phaseObserver = { phase in
+      if phase == .layout { feed.window.visitLimit = 0 }
+    }
+    loop.post { feed.bodies[5].setText(InvalidationScopeTests.twoLines) }
+    #expect(throws: LayoutError.self) { try loop.tick() }
+    loop.phaseObserver = nil
+    feed.window.visitLimit = 6
+    loop.post { feed.bodies[20].setText(InvalidationScopeTests.twoLines) }
+    try loop.tick()
+
+    expectFramesAreTheSolution(feed)
+  }
+
+  /// A container whose override skips the default layout once: the children moved then
+  /// are copied at its next layout, with those the next solve moves. (Each stack is
+  /// resized by its label's second line, which flags the stack itself; the container is
+  /// flagged by the solve alone.)
+  @Test func anOverrideThatSkipsTheDefaultLeavesNoChildBehind() throws {
+    final class Skipping: View {
+      var skips = false
+      override func layoutSubviews() {
+        if !skips { super.layoutSubviews() }
+      }
+    }
+    let window = try Window(size: Size(width: 300, height: 300), layoutMode: .autoLayout)
+    let box = Skipping(name: "box")
+    try window.addSubview(box)
+    var stacks: [StackView] = []
+    var labels: [Label] = []
+    for (i, y) in [0.0, 100].enumerated() {
+      let stack = try StackView(axis: .vertical, name: "stack\(i)")
+      let label = Label(text: "short", name: "label\(i)")
+      try stack.addSubview(label)
+      try box.addSubview(stack)
+      try LayoutConstraint.activate([
+        stack.topAnchor.constraint(equalTo: box.topAnchor, constant: y),
+        stack.leadingAnchor.constraint(equalTo: box.leadingAnchor),
+        stack.widthAnchor.constraint(equalToConstant: 200),
+      ])
+      stacks.append(stack)
+      labels.append(label)
+    }
+    let loop = RunLoop(window: window)
+    try loop.tick()
+    let oneLine = stacks[0].frame.height
+
+    box.skips = true
+    loop.post { labels[0].setText(InvalidationScopeTests.twoLines) }
+    try loop.tick()
+    #expect(stacks[0].frame.height == oneLine)
+    box.skips = false
+    loop.post { labels[1].setText(InvalidationScopeTests.twoLines) }
+    try loop.tick()
+
+    #expect(stacks[0].frame.height > oneLine)
+    #expect(stacks[0].frame.height == stacks[1].frame.height)
+  }
 }
