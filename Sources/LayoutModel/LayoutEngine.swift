@@ -78,17 +78,22 @@ final class LayoutEngine {
   /// The children the last solve moved, by number (a view's first variable over 4), each
   /// superview's chained from its last one (`View.movedHead`) through `movedNext` (-1 ends
   /// a chain); `movedCount` entries are in use. A view listed again after another (its
-  /// variables reported apart) takes another entry, so both have one entry per variable:
-  /// a read-out reports each variable once (should they run out all the same, the solve
-  /// is `overflowedSolve`, and every superview copies all of its children). They are
-  /// written through pointers: an append per moved child, with its checks of uniqueness
-  /// and room, made a resize tick of 1,000 children 8 us slower.
+  /// variables reported apart) takes another entry. They are written through pointers: an
+  /// append per moved child, with its checks of uniqueness and room, made a resize tick of
+  /// 1,000 children 8 us slower.
+  ///
+  /// There is room for a quarter of the views (`movedRoom`). A solve that moves more runs
+  /// out (`overflowedSolve`): its lists are not read, and every superview it flagged copies
+  /// all of its children, as many copies as four times the listed ones at most. The
+  /// entries that would have been written then are the cost the list saves nothing
+  /// against (a resize moves every child of a list), and it spares them.
   @exclusivity(unchecked) private var movedNumbers: ContiguousArray<Int32> = []
   @exclusivity(unchecked) private var movedNext: ContiguousArray<Int32> = []
   private var movedCount = 0
-  /// A solve whose entries ran out all the same (a value that is not a number is reported
-  /// again each time it is met): its lists are not read.
+  /// The last solve whose entries ran out: its lists are not read.
   private var overflowedSolve: UInt64 = 0
+  /// The entries a solve may list: a quarter of the views, and 64 at least.
+  private var movedRoom: Int { Swift.max(64, layoutTargets.count / 4) }
   /// Counts solves from a random start: a superview's chain is read only in the solve that
   /// made it (`View.movedSerial`), and a view that joins another window forgets its
   /// chain (`View.forgetMovedChildren`); the start keeps two engines' numbers apart
@@ -303,11 +308,11 @@ final class LayoutEngine {
     solves += 1
     solveSerial &+= 1
     let serial = solveSerial
-    let variables = layoutTargets.count &* 4
-    if movedNumbers.count < variables {
-      // Views joined since the last solve: room for their variables (allocates only then).
-      movedNumbers.append(contentsOf: repeatElement(0, count: variables - movedNumbers.count))
-      movedNext.append(contentsOf: repeatElement(-1, count: variables - movedNext.count))
+    let room = movedRoom
+    if movedNumbers.count < room {
+      // Views joined since the last solve: more room (allocates only then).
+      movedNumbers.append(contentsOf: repeatElement(0, count: room - movedNumbers.count))
+      movedNext.append(contentsOf: repeatElement(-1, count: room - movedNext.count))
     }
     // Moved variables come view by view and sibling by sibling (a cell's y, the next
     // cell's y...): one flag per run of the same superview, one entry per run of the same
@@ -317,8 +322,8 @@ final class LayoutEngine {
         movedNext.withUnsafeMutableBufferPointer { next in
           var lister = MovedChildLister(
             targets: targets.baseAddress.unsafelyUnwrapped,
-            numbers: numbers, next: next.baseAddress.unsafelyUnwrapped, serial: serial,
-            window: window)
+            numbers: numbers.baseAddress.unsafelyUnwrapped,
+            next: next.baseAddress.unsafelyUnwrapped, room: room, serial: serial, window: window)
           solver.updateVariables(reportingMoved: { lister.report($0) })
           movedCount = lister.finish()
           if lister.overflowed { overflowedSolve = serial }
@@ -364,7 +369,8 @@ private struct MovedChildLister {
   let next: UnsafeMutablePointer<Int32>
   let serial: UInt64
   let window: Window?
-  let capacity: Int
+  /// Entries that may be written (`LayoutEngine.movedRoom`).
+  let room: Int
   var lastTarget: Unmanaged<View>?
   var lastNumber = -1
   var head: Int32 = -1
@@ -372,12 +378,12 @@ private struct MovedChildLister {
   var overflowed = false
 
   init(
-    targets: UnsafePointer<Unmanaged<View>?>, numbers: UnsafeMutableBufferPointer<Int32>,
-    next: UnsafeMutablePointer<Int32>, serial: UInt64, window: Window?
+    targets: UnsafePointer<Unmanaged<View>?>, numbers: UnsafeMutablePointer<Int32>,
+    next: UnsafeMutablePointer<Int32>, room: Int, serial: UInt64, window: Window?
   ) {
     self.targets = targets
-    self.numbers = numbers.baseAddress.unsafelyUnwrapped
-    self.capacity = numbers.count
+    self.numbers = numbers
+    self.room = room
     self.next = next
     self.serial = serial
     self.window = window
@@ -399,7 +405,7 @@ private struct MovedChildLister {
     }
     guard number != lastNumber else { return }
     lastNumber = number
-    guard count < capacity else {
+    guard count < room else {
       overflowed = true
       return
     }

@@ -243,4 +243,50 @@ import Testing
     #expect(stacks[0].frame.height > oneLine)
     #expect(stacks[0].frame.height == stacks[1].frame.height)
   }
+
+  /// A solve that moves more views than its lists have room for (a quarter of the views,
+  /// 64 at least): a label's second line grows the first of 100 views stacked by
+  /// constraints, which moves the other 99 (103 views in all). The container copies all of
+  /// its children, and every frame is the solution.
+  @Test func aSolveThatOutgrowsItsListsCopiesEveryChild() throws {
+    let window = try Window(size: Size(width: 300, height: 3000), layoutMode: .autoLayout)
+    let container = View(name: "container")
+    try window.addSubview(container)
+    let first = try StackView(axis: .vertical, name: "first")
+    let label = Label(text: "short", name: "label")
+    try first.addSubview(label)
+    var children: [View] = [first]
+    for i in 1..<100 { children.append(View(name: "child\(i)")) }
+    for (i, child) in children.enumerated() {
+      try container.addSubview(child)
+      let top =
+        i == 0
+        ? child.topAnchor.constraint(equalTo: container.topAnchor)
+        : child.topAnchor.constraint(equalTo: children[i - 1].bottomAnchor)
+      var made = [
+        top, child.leadingAnchor.constraint(equalTo: container.leadingAnchor),
+        child.widthAnchor.constraint(equalToConstant: 100),
+      ]
+      if i > 0 { made.append(child.heightAnchor.constraint(equalToConstant: 10)) }
+      try LayoutConstraint.activate(made)
+    }
+    let loop = RunLoop(window: window)
+    try loop.tick()
+    let lastY = children[99].frame.minY
+
+    loop.post { label.setText(InvalidationScopeTests.twoLines) }
+    let before = window.counters
+    try loop.tick()
+    let work = window.counters - before
+
+    #expect(work.framesChanged >= 100, "\(work)")
+    #expect(children[99].frame.minY > lastY)
+    for child in children {
+      guard let engine = window.engine, let vars = child.variables else {
+        Issue.record("\(child) has no variables")
+        continue
+      }
+      expectFrame(child, engine.solver.withUnsafeValues { vars.frame(in: $0) })
+    }
+  }
 }
