@@ -64,7 +64,8 @@ open class View: CustomStringConvertible {
   @exclusivity(unchecked) var fitResult = Size.zero
 
   // MARK: - Flags
-  // (The flags, the mark and the epoch fill the sixteen bytes before the next pointer.)
+  // (The flags, the mark, the epoch and the chain's head fill the sixteen bytes before the
+  // next pointer.)
   @exclusivity(unchecked) public internal(set) var needsLayout = false
   @exclusivity(unchecked) public internal(set) var needsUpdateConstraints = false
   @exclusivity(unchecked) public internal(set) var needsDisplay = false
@@ -73,10 +74,18 @@ open class View: CustomStringConvertible {
   /// `layoutSubviews` then copies out the frames of those children only. Any other
   /// `setNeedsLayout` clears it. Beside `needsLayout`, which every flagging reads.
   @exclusivity(unchecked) var layoutFromMoves = false
+  /// Whether a child's frame may differ from the solution other than by the solver's moves
+  /// (set by `setFrame` or `sizeToFit` on a child, by a frame-layout pass, or by a layout
+  /// that did not copy the listed children) since this view last copied out every child's
+  /// frame: then its next Auto Layout pass copies every child. A new view starts so.
+  @exclusivity(unchecked) var childFramesDirty = true
   /// Scratch mark for subtree membership tests.
   var marked = false
   /// The update cycle that last counted a visit of this view (cycle detection).
   var visitEpoch: UInt32 = 0
+  /// The last child the solve `movedSerial` listed for this view: the head of their chain
+  /// in `LayoutEngine.movedNumbers` (-1: none).
+  @exclusivity(unchecked) var movedHead: Int32 = -1
 
   @exclusivity(unchecked) public internal(set) var subviews: [View] = []
   // The tree owns its views downwards only. `deinit` clears the children's back pointers,
@@ -126,17 +135,9 @@ open class View: CustomStringConvertible {
   var constraintVisits = 0
   var flaggedBy: String?
 
-  // MARK: - Children the solver moved
-  /// Whether a child's frame may differ from the solution other than by the solver's moves
-  /// (set by `setFrame` or `sizeToFit` on a child, or by a frame-layout pass) since this
-  /// view last copied out every child's frame: then its next Auto Layout pass copies every
-  /// child. A new view starts so.
-  @exclusivity(unchecked) var childFramesDirty = true
-  /// The solve that listed children of this view (`LayoutEngine.solveSerial`, 0: none) and
-  /// the last one it listed, the head of their chain in `LayoutEngine.movedNumbers` (-1:
-  /// none).
+  /// The solve that listed children of this view (`LayoutEngine.solveSerial`, 0: none;
+  /// `movedHead` is its chain).
   @exclusivity(unchecked) var movedSerial: UInt64 = 0
-  @exclusivity(unchecked) var movedHead: Int32 = -1
 
   public init(name: String = "") {
     self.name = name
