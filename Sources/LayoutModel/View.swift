@@ -272,20 +272,13 @@ open class View: CustomStringConvertible {
             if i &+ Self.objectLead < n {
               cprefetch_write(Unmanaged.passUnretained(children[i &+ Self.objectLead]).toOpaque())
             }
-            if i &+ Self.valueLead < n {
-              let ahead = children[i &+ Self.valueLead]
-              let first = Int(ahead.firstVariable)
-              if ahead.variablesEngine != 0 && UInt(bitPattern: first) < UInt(values.count) {
-                cprefetch_read(values.baseAddress.unsafelyUnwrapped + first)
-              }
-            }
+            if i &+ Self.valueLead < n { children[i &+ Self.valueLead].requestValues(in: values) }
           }
           let child = children[i]
           guard child.variablesEngine != 0 else { continue }
           // A view in an Auto Layout window has this engine's variables (`moved` attaches it).
           assert(child.variablesEngine == engine.serial, "a child has another engine's variables")
-          let vars = ViewVariables(firstIndex: child.firstVariable, engine: child.variablesEngine)
-          child.assignFrame(vars.frame(in: values), counting: window)
+          child.copyFrame(from: values, counting: window)
         }
       }
     }
@@ -317,11 +310,8 @@ open class View: CustomStringConvertible {
             objectAhead = Int(next[objectAhead])
           }
           if valueAhead >= 0 {
-            views[Int(numbers[valueAhead])]?._withUnsafeGuaranteedRef { ahead in
-              let first = Int(ahead.firstVariable)
-              if ahead.variablesEngine != 0 && UInt(bitPattern: first) < UInt(values.count) {
-                cprefetch_read(values.baseAddress.unsafelyUnwrapped + first)
-              }
+            views[Int(numbers[valueAhead])]?._withUnsafeGuaranteedRef {
+              $0.requestValues(in: values)
             }
             valueAhead = Int(next[valueAhead])
           }
@@ -332,14 +322,30 @@ open class View: CustomStringConvertible {
               child.parentLink?.toOpaque() == Unmanaged.passUnretained(self).toOpaque(),
               "a listed child is not this view's")
             guard child.variablesEngine == engine.serial else { return }
-            let vars = ViewVariables(firstIndex: child.firstVariable, engine: child.variablesEngine)
-            child.assignFrame(vars.frame(in: values), counting: window)
+            child.copyFrame(from: values, counting: window)
           }
           i = Int(next[i])
         }
       }
       return copied != nil
     }
+  }
+
+  /// Requests the line of this view's values in `values` (its engine's), whose frame a
+  /// copy reads a few children later.
+  @inline(__always) private func requestValues(in values: UnsafeBufferPointer<Double>) {
+    let first = Int(firstVariable)
+    if variablesEngine != 0 && UInt(bitPattern: first) < UInt(values.count) {
+      cprefetch_read(values.baseAddress.unsafelyUnwrapped + first)
+    }
+  }
+
+  /// Sets this view's frame to the one its variables hold in `values` (its engine's).
+  @inline(__always) private func copyFrame(
+    from values: UnsafeBufferPointer<Double>, counting window: Window
+  ) {
+    let vars = ViewVariables(firstIndex: firstVariable, engine: variablesEngine)
+    assignFrame(vars.frame(in: values), counting: window)
   }
 
   /// How many children ahead a frame copy requests a child's object and its values, and
