@@ -7,17 +7,25 @@ internal import Foundation
 /// `compare` judges them against a 1% threshold, exactly.
 ///
 /// Each result is run again, alone, under callgrind, with counting switched on only inside
-/// `RunLoop.tick` (the handlers and the update cycle, what a tick's wall time measures);
-/// twice, with T and 2T measured ticks after the same warm-up, so that the difference over
-/// T leaves out the build, the warm-up and the first layout. Swift's per-process hash seeds
-/// are fixed (`SWIFT_DETERMINISTIC_HASHING`) so that dictionaries grow alike in every run.
+/// `RunLoop.tick` (the handlers and the update cycle, what a tick's wall time measures) and
+/// the counts written out after every tick (`--dump-after`): a run of 2T measured ticks
+/// after the warm-up, of which the last T are summed. Those are the ticks an earlier
+/// version measured as the difference of a T-tick and a 2T-tick run, so baselines it wrote
+/// still compare; but that difference also held the difference of the two runs' cold
+/// builds, which on large trees is not the same from one process to the next (a feed of
+/// 10,000 cells: 1.1 million instructions apart in four processes, up to 8% of a tick once
+/// divided by T), while no tick after the build varied at all. Swift's per-process hash
+/// seeds are fixed (`SWIFT_DETERMINISTIC_HASHING`) so that dictionaries grow alike in every
+/// run.
 struct InstructionCounter {
   /// The valgrind executable.
   let valgrind: String
   /// This executable, run again under valgrind.
   let binary: String
-  /// T: the measured ticks of the shorter run.
+  /// T: the ticks summed, the last of the 2T measured.
   var ticks = 10
+  /// Warm-up ticks before the measured ones.
+  static let warmup = 2
 
   /// The mangled name of `RunLoop.tick()`, the only function whose instructions count.
   static let tickSymbol = "$s11LayoutModel7RunLoopC4tickyyKF"
@@ -37,11 +45,19 @@ struct InstructionCounter {
         + "sudo apt-get install -y valgrind (or bash Scripts/bootstrap.sh --with-valgrind)")
   }
 
-  /// Instructions per measured tick of one result's scenario and strategy.
+  /// Instructions per measured tick of one result's scenario and strategy: the mean of the
+  /// last T of 2T measured ticks.
   func perTick(_ result: RunResult) throws -> Double {
-    let short = try count(result, ticks: ticks)
-    let long = try count(result, ticks: 2 * ticks)
-    return Double(long - short) / Double(ticks)
+    let counts = try tickCounts(result, ticks: 2 * ticks)
+    // The cold build's tick, the warm-up's, the measured ones, and none after them: any
+    // other number means the ticks summed might not be the measured ones.
+    let expected = 1 + Self.warmup + 2 * ticks
+    guard counts.count == expected else {
+      throw CommandFailure(
+        "counting instructions of \(result.key): callgrind counted \(counts.count) ticks, "
+          + "expected \(expected) (the cold build, \(Self.warmup) warm-up, \(2 * ticks) measured)")
+    }
+    return Double(counts.suffix(ticks).reduce(0, +)) / Double(ticks)
   }
 
   /// Every result of a report with its instructions per tick.
@@ -54,12 +70,15 @@ struct InstructionCounter {
     return report
   }
 
-  /// The instructions counted inside `RunLoop.tick` for a run of `ticks` measured ticks.
-  func count(_ result: RunResult, ticks: Int) throws -> Int {
-    try RoundProcess.withDirectory { directory in try count(result, ticks: ticks, in: directory) }
+  /// The instructions counted inside each call of `RunLoop.tick`, in order, for a run of
+  /// `ticks` measured ticks: the cold build's first layout, the warm-up, the measured ticks.
+  func tickCounts(_ result: RunResult, ticks: Int) throws -> [Int] {
+    try RoundProcess.withDirectory { directory in
+      try tickCounts(result, ticks: ticks, in: directory)
+    }
   }
 
-  private func count(_ result: RunResult, ticks: Int, in directory: URL) throws -> Int {
+  private func tickCounts(_ result: RunResult, ticks: Int, in directory: URL) throws -> [Int] {
     let output = directory.appendingPathComponent("callgrind.out").path
     let log = directory.appendingPathComponent("valgrind.log")
     let process = Process()
@@ -87,9 +106,10 @@ struct InstructionCounter {
     process.arguments =
       [
         "--tool=callgrind", "--callgrind-out-file=\(output)",
-        "--toggle-collect=\(Self.tickSymbol)", binary, "run",
+        "--toggle-collect=\(Self.tickSymbol)", "--dump-after=\(Self.tickSymbol)", binary, "run",
       ] + scenario + [
-        "--strategy", result.strategy.rawValue, "--ticks", "\(ticks)", "--warmup", "2", "--quiet",
+        "--strategy", result.strategy.rawValue, "--ticks", "\(ticks)", "--warmup", "\(Self.warmup)",
+        "--quiet",
         "--no-verify", "--cold-builds", "1",
       ]
     var environment = ProcessInfo.processInfo.environment
@@ -108,11 +128,30 @@ struct InstructionCounter {
         "counting instructions of \(result.key) under valgrind failed (exit "
           + "\(process.terminationStatus)): \(text.suffix(500))")
     }
-    let text = try String(contentsOfFile: output, encoding: .utf8)
-    guard let total = Self.totalInstructions(inCallgrindOutput: text) else {
-      throw CommandFailure("callgrind wrote no instruction total to \(output)")
+    return try Self.dumpTotals(in: directory, output: "callgrind.out")
+  }
+
+  /// The totals of the dumps `output.1`, `output.2`, ... in `directory`, in dump order.
+  static func dumpTotals(in directory: URL, output: String) throws -> [Int] {
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    var dumps: [(number: Int, name: String)] = []
+    for name in names where name.hasPrefix(output + ".") {
+      if let number = Int(name.dropFirst(output.count + 1)) { dumps.append((number, name)) }
     }
-    return total
+    dumps.sort { $0.number < $1.number }
+    guard dumps.enumerated().allSatisfy({ $0.offset + 1 == $0.element.number }) else {
+      throw CommandFailure(
+        "callgrind's dumps in \(directory.path) are not numbered 1 to \(dumps.count): "
+          + dumps.map { $0.name }.joined(separator: ", "))
+    }
+    return try dumps.map { dump in
+      let path = directory.appendingPathComponent(dump.name).path
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      guard let total = totalInstructions(inCallgrindOutput: text) else {
+        throw CommandFailure("callgrind wrote no instruction total to \(path)")
+      }
+      return total
+    }
   }
 
   /// The `summary:` (or `totals:`) line of a callgrind output file: instructions counted.

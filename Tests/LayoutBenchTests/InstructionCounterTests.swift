@@ -6,8 +6,9 @@ import Testing
 
 /// `--instructions`: how a result is run under callgrind and how its count is read. A
 /// stand-in for valgrind (a shell script) checks the arguments and the environment it is
-/// given and writes a callgrind file whose total grows by 500 per measured tick on top of
-/// a fixed 7,000, so the difference of the two runs must come out at exactly 500 a tick.
+/// given and writes one callgrind dump per tick, as `--dump-after` does: the cold build's,
+/// which differs from one process to the next (it adds the process id, as addresses make a
+/// real build's count vary), two warm-up ticks, then measured tick k counting 100 * k.
 @Suite struct InstructionCounterTests {
   static let result = syntheticRunResult()
 
@@ -21,38 +22,52 @@ import Testing
       samplesNs: [1000, 1100, 1200])
   }
 
-  @Test func perTickIsTheDifferenceOfTwoRunsUnderCallgrind() throws {
+  /// A stand-in for valgrind writing `extra` more measured ticks than it was asked for.
+  static func fakeValgrind(log: String, extra: Int = 0) -> String {
+    """
+    #!/bin/sh
+    echo "$@" >> \(log)
+    [ "$SWIFT_DETERMINISTIC_HASHING" = 1 ] || exit 3
+    out=""; ticks=""; previous=""
+    for a in "$@"; do
+      case "$a" in --callgrind-out-file=*) out="${a#--callgrind-out-file=}" ;; esac
+      [ "$previous" = "--ticks" ] && ticks="$a"
+      previous="$a"
+    done
+    printf 'events: Ir\\nsummary: %d\\n' $((7000000 + $$)) > "$out.1"
+    printf 'events: Ir\\nsummary: 900\\n' > "$out.2"
+    printf 'events: Ir\\nsummary: 800\\n' > "$out.3"
+    k=1
+    while [ $k -le $((ticks + \(extra))) ]; do
+      printf 'events: Ir\\ntotals: %d\\n' $((100 * k)) > "$out.$((k + 3))"
+      k=$((k + 1))
+    done
+    printf 'events: Ir\\nsummary: 0\\n' > "$out"
+    """
+  }
+
+  @Test func perTickIsTheMeanOfTheLastOfTwiceTheMeasuredTicks() throws {
     try withTemporaryDirectory("fake-valgrind") { directory in
       let fake = directory.appendingPathComponent("valgrind").path
       let log = directory.appendingPathComponent("arguments.log").path
-      let script = """
-        #!/bin/sh
-        echo "$@" >> \(log)
-        [ "$SWIFT_DETERMINISTIC_HASHING" = 1 ] || exit 3
-        out=""; ticks=""; previous=""
-        for a in "$@"; do
-          case "$a" in --callgrind-out-file=*) out="${a#--callgrind-out-file=}" ;; esac
-          [ "$previous" = "--ticks" ] && ticks="$a"
-          previous="$a"
-        done
-        printf 'events: Ir\\nsummary: %d\\n' $((7000 + 500 * ticks)) > "$out"
-        """
-      try writeExecutable(script, to: fake)
+      try writeExecutable(Self.fakeValgrind(log: log), to: fake)
 
       let counter = try InstructionCounter.locate(searching: directory.path + ":/usr/bin")
       #expect(counter.valgrind == fake)
-      #expect(try counter.perTick(Self.result) == 500)
+      // Ticks 11 to 20 of 20: 100 * 15.5 each on average, whatever the builds counted.
+      #expect(try counter.perTick(Self.result) == 1550)
+      #expect(try counter.perTick(Self.result) == 1550)
       let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
       #expect(calls.count == 2)
       let first = String(calls[0])
       #expect(first.contains("--toggle-collect=\(InstructionCounter.tickSymbol)"))
+      #expect(first.contains("--dump-after=\(InstructionCounter.tickSymbol)"))
       for piece in [
         "run --shape wide --size 50 --mutation resize --per-tick 2 --seed 9 --strategy bottom-up",
-        "--ticks 10 --warmup 2 --quiet --no-verify",
+        "--ticks 20 --warmup 2 --quiet --no-verify --cold-builds 1",
       ] {
         #expect(first.contains(piece), "\(first)")
       }
-      #expect(calls[1].contains("--ticks 20"))
       // A scene file's result runs its file again (its size only when it has one), and
       // only while the file is the one measured.
       let path = directory.appendingPathComponent("chat.json").path
@@ -74,6 +89,46 @@ import Testing
       try chat.replacingOccurrences(of: "hi", with: "hello").write(
         toFile: path, atomically: true, encoding: .utf8)
       #expect(throws: (any Error).self) { try counter.perTick(scene) }
+    }
+  }
+
+  /// A tick after the measured ones (or one missing) would shift which ticks are summed: the
+  /// count must match exactly, or the run fails saying so.
+  @Test func aTickCountOtherThanTheRunsIsAnError() throws {
+    try withTemporaryDirectory("fake-valgrind-extra") { directory in
+      let fake = directory.appendingPathComponent("valgrind").path
+      let log = directory.appendingPathComponent("arguments.log").path
+      try writeExecutable(Self.fakeValgrind(log: log, extra: 1), to: fake)
+      let counter = try InstructionCounter.locate(searching: directory.path)
+      #expect {
+        _ = try counter.perTick(Self.result)
+      } throws: { error in
+        "\(error)".contains("counted 24 ticks, expected 23")
+      }
+    }
+  }
+
+  /// Dumps are read in their numbering order (10 after 9, not after 1), and a gap is an error.
+  @Test func dumpsAreReadInNumberOrderAndMustHaveNoGaps() throws {
+    try withTemporaryDirectory("callgrind-dumps") { directory in
+      for k in 1...11 {
+        try "summary: \(k * 7)\n".write(
+          to: directory.appendingPathComponent("callgrind.out.\(k)"), atomically: true,
+          encoding: .utf8)
+      }
+      try "summary: 0\n".write(
+        to: directory.appendingPathComponent("callgrind.out"), atomically: true, encoding: .utf8)
+      try "noise".write(
+        to: directory.appendingPathComponent("valgrind.log"), atomically: true, encoding: .utf8)
+      #expect(
+        try InstructionCounter.dumpTotals(in: directory, output: "callgrind.out")
+          == (1...11).map { $0 * 7 })
+      try FileManager.default.removeItem(at: directory.appendingPathComponent("callgrind.out.4"))
+      #expect {
+        _ = try InstructionCounter.dumpTotals(in: directory, output: "callgrind.out")
+      } throws: { error in
+        "\(error)".contains("not numbered 1 to 10")
+      }
     }
   }
 
