@@ -7,9 +7,11 @@
 #          [--strategy coalesced] [--ticks 20] [--seed 1] [--binary PATH]
 #
 # Counting is switched on only inside `RunLoop.tick` (the handlers and the update cycle,
-# what a tick's wall time measures). The scenario is run twice, with T and 2T measured
-# ticks after the same warm-up; the difference divided by T excludes the warm-up and the
-# first layout. Swift's per-process hash seeds are fixed (SWIFT_DETERMINISTIC_HASHING) so
+# what a tick's wall time measures), and callgrind writes a count after every tick
+# (--dump-after). The scenario runs once with 2T measured ticks after the warm-up; the mean
+# of the last T leaves out the cold build, whose count varies between processes on large
+# trees, and the warm-up (`layout-bench run --instructions` counts the same way, with T =
+# 10). Swift's per-process hash seeds are fixed (SWIFT_DETERMINISTIC_HASHING) so
 # dictionaries grow alike in every run. Prints `instructionsPerTick=N` (and a JSON line with --json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,22 +44,30 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Instructions counted inside RunLoop.tick for a run of $1 measured ticks.
-count() {
-  local out="$work/callgrind.$1"
-  SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out" \
-    --toggle-collect='$s11LayoutModel7RunLoopC4tickyyKF' \
-    "$binary" run --shape "$shape" --size "$size" --mutation "$mutation" --per-tick "$per_tick" \
-    --strategy "$strategy" --ticks "$1" --warmup 2 --seed "$seed" --quiet --no-verify \
-    --cold-builds 1 \
-    >/dev/null 2>"$work/valgrind.log" || { cat "$work/valgrind.log" >&2; exit 1; }
-  awk '/^(summary|totals):/ { print $2; exit }' "$out"
+# One run of 2T measured ticks: callgrind.out.1 is the cold build's first layout, .2 and .3
+# the warm-up, then one file per measured tick.
+out="$work/callgrind.out"
+SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out" \
+  --toggle-collect='$s11LayoutModel7RunLoopC4tickyyKF' \
+  --dump-after='$s11LayoutModel7RunLoopC4tickyyKF' \
+  "$binary" run --shape "$shape" --size "$size" --mutation "$mutation" --per-tick "$per_tick" \
+  --strategy "$strategy" --ticks $((2 * ticks)) --warmup 2 --seed "$seed" --quiet --no-verify \
+  --cold-builds 1 \
+  >/dev/null 2>"$work/valgrind.log" || { cat "$work/valgrind.log" >&2; exit 1; }
+expected=$((3 + 2 * ticks))
+dumps=$(find "$work" -maxdepth 1 -name 'callgrind.out.*' | wc -l)
+[ "$dumps" -eq "$expected" ] || {
+  echo "callgrind-tick: callgrind counted $dumps ticks, expected $expected (the build, 2 warm-up, $((2 * ticks)) measured)" >&2
+  exit 1
 }
-
-short=$(count "$ticks")
-long=$(count $((2 * ticks)))
-instructions=$(( (long - short) / ticks ))
-echo "instructionsPerTick=$instructions  ($strategy, $shape$size/$mutation x$per_tick, seed $seed; $short and $long instructions for $ticks and $((2 * ticks)) ticks)"
+sum=0
+for k in $(seq $((expected - ticks + 1)) "$expected"); do
+  n=$(awk '/^(summary|totals):/ { print $2; exit }' "$out.$k")
+  [ -n "$n" ] || { echo "callgrind-tick: no instruction total in $out.$k" >&2; exit 1; }
+  sum=$((sum + n))
+done
+instructions=$((sum / ticks))
+echo "instructionsPerTick=$instructions  ($strategy, $shape$size/$mutation x$per_tick, seed $seed; $sum instructions in measured ticks $((ticks + 1)) to $((2 * ticks)))"
 if [ "$json" = 1 ]; then
   printf '{"strategy":"%s","shape":"%s","size":%s,"mutation":"%s","seed":%s,"instructionsPerTick":%s}\n' \
     "$strategy" "$shape" "$size" "$mutation" "$seed" "$instructions"
