@@ -13,9 +13,8 @@
 public final class Solver {
   // Exclusivity: the solver's stored properties are only ever accessed by its own methods,
   // which never call out to client code while an access is open (`updateVariables(_:)`
-  // collects the changes first and calls back after; the one exception, the package's
-  // `updateVariables(reportingMoved:)`, is documented to forbid calls into the solver),
-  // and the compiler checks every access statically. The dynamic check on each access (a
+  // and `updateVariables(collectingMoved:)` collect the changes first and call back
+  // after), and the compiler checks every access statically. The dynamic check on each access (a
   // thread-local access set, about 16% of the instructions of building a small system) is
   // therefore switched off.
   @exclusivity(unchecked) var tableau: Tableau
@@ -120,17 +119,31 @@ public final class Solver {
   }
 
   /// Like ``updateVariables()``, and calls `didChange` for each variable whose value is now
-  /// different, so a client (a view tree) can act on exactly what moved.
+  /// different, so a client (a view tree) can act on exactly what moved. `didChange` may
+  /// call the solver again: the changes are collected first and reported after, when no
+  /// access to the solver's state is open.
   public func updateVariables(_ didChange: (Variable, Double) -> Void) {
-    // The changes are collected first and reported after, so that `didChange` may call the
-    // solver again (no access to its state is open while client code runs). Collected over
-    // raw buffers: checked array writes cost a uniqueness check each, three per moved value.
+    updateVariables(collectingMoved: { moved in
+      for index in moved { didChange(Variable(index: index), variableValues[Int(index)]) }
+    })
+  }
+
+  /// Like ``updateVariables(_:)`` for a client in this package that acts on the moved
+  /// variables in a loop of its own: `body` gets the indices (`Variable.index`) of every
+  /// variable whose value is now different, once, valid while it runs. It may call the
+  /// solver (the read-out is over). Handing over the list, rather than calling a closure
+  /// per moved value during the copy, lets the client keep its state in registers through
+  /// a loop of its own: a layout engine that lists the moved views for their superviews
+  /// took 3% fewer instructions per text tick of 1,000 children in a row this way (107,879
+  /// -> 104,629), and 4% fewer on a feed of 1,000 cells.
+  package func updateVariables(collectingMoved body: (UnsafeBufferPointer<Int32>) -> Void) {
     screenOperation()
     var moved: [Int32] = []
     swap(&moved, &movedVariables)
     defer { swap(&moved, &movedVariables) }
     // Scratch as long as the most values one read-out ever reported (never shrunk, so a
-    // steady state appends nothing).
+    // steady state appends nothing). Written over a raw buffer: checked array writes cost a
+    // uniqueness check each.
     let most = tableau.changedExternals.count &+ tableau.unlistedExternalCount
     if moved.count < most { moved.append(contentsOf: repeatElement(0, count: most &- moved.count)) }
     var count = 0
@@ -140,19 +153,7 @@ public final class Solver {
         count &+= 1
       }
     }
-    for i in 0..<count {
-      let index = moved[i]
-      didChange(Variable(index: index), variableValues[Int(index)])
-    }
-  }
-
-  /// Like ``updateVariables(_:)`` for a client in this package that only needs to know
-  /// which variables moved: `moved` gets each one's index (`Variable.index`) during the
-  /// copy, with no list kept between two loops and no second read of the value. `moved`
-  /// must not call into this solver: its arrays are open while it runs.
-  package func updateVariables(reportingMoved moved: (Int) -> Void) {
-    screenOperation()
-    copyChangedValues(moved)
+    moved.withUnsafeBufferPointer { moved in body(UnsafeBufferPointer(rebasing: moved[..<count])) }
   }
 
   /// Ends every operation that can move values: when it changed rows, the values changed

@@ -317,19 +317,27 @@ final class LayoutEngine {
     // Moved variables come view by view and sibling by sibling (a cell's y, the next
     // cell's y...): one flag per run of the same superview, one entry per run of the same
     // view (`MovedChildLister`).
-    layoutTargets.withUnsafeBufferPointer { targets in
-      movedNumbers.withUnsafeMutableBufferPointer { numbers in
-        movedNext.withUnsafeMutableBufferPointer { next in
-          var lister = MovedChildLister(
-            targets: targets.baseAddress.unsafelyUnwrapped,
-            numbers: numbers.baseAddress.unsafelyUnwrapped,
-            next: next.baseAddress.unsafelyUnwrapped, room: room, serial: serial, window: window)
-          solver.updateVariables(reportingMoved: { lister.report($0) })
-          movedCount = lister.finish()
-          if lister.overflowed { overflowedSolve = serial }
+    solver.updateVariables(collectingMoved: { moved in
+      layoutTargets.withUnsafeBufferPointer { targets in
+        movedNumbers.withUnsafeMutableBufferPointer { numbers in
+          movedNext.withUnsafeMutableBufferPointer { next in
+            var lister = MovedChildLister(
+              targets: targets.baseAddress.unsafelyUnwrapped,
+              numbers: numbers.baseAddress.unsafelyUnwrapped,
+              next: next.baseAddress.unsafelyUnwrapped, room: room, serial: serial,
+              window: window.map { Unmanaged.passUnretained($0) })
+            // Room for every moved variable: the loop needs no check of it.
+            if moved.count <= room {
+              for index in moved { lister.report(Int(index), checkingRoom: false) }
+            } else {
+              for index in moved { lister.report(Int(index), checkingRoom: true) }
+            }
+            movedCount = lister.finish()
+            if lister.overflowed { overflowedSolve = serial }
+          }
         }
       }
-    }
+    })
   }
 
   /// Calls `body` with the chains of the children the last solve moved (`movedNumbers`,
@@ -355,20 +363,21 @@ final class LayoutEngine {
   }
 }
 
-/// What `LayoutEngine.solve` keeps while the solver's read-out reports moved variables, in
-/// one value that the reporting closure captures: a closure that captured each of these
-/// loaded every capture at every call (a resize tick of 1,000 children spent 45
-/// instructions more per moved variable on listing them than on flagging alone).
+/// What `LayoutEngine.solve` keeps while it lists the moved variables the solver's
+/// read-out collected. It holds no reference (the window too is unmanaged), so the
+/// compiler keeps it in registers through the loop: with the window as a reference the
+/// value lived on the stack, every field loaded and stored again for each moved variable
+/// (wide 1,000 text: 26 instructions per moved variable).
 ///
-/// The targets are read without a retain (the window holds every attached view while it
-/// solves), during the solver's copy of the values: flagging only queues views, it never
-/// calls the solver.
+/// The targets and the window are read without a retain (the window holds every attached
+/// view while it solves, and the engine's caller holds the window); flagging only queues
+/// views, it never calls the solver.
 private struct MovedChildLister {
   let targets: UnsafePointer<Unmanaged<View>?>
   let numbers: UnsafeMutablePointer<Int32>
   let next: UnsafeMutablePointer<Int32>
   let serial: UInt64
-  let window: Window?
+  let window: Unmanaged<Window>?
   /// Entries that may be written (`LayoutEngine.movedRoom`).
   let room: Int
   var lastTarget: Unmanaged<View>?
@@ -379,7 +388,7 @@ private struct MovedChildLister {
 
   init(
     targets: UnsafePointer<Unmanaged<View>?>, numbers: UnsafeMutablePointer<Int32>,
-    next: UnsafeMutablePointer<Int32>, room: Int, serial: UInt64, window: Window?
+    next: UnsafeMutablePointer<Int32>, room: Int, serial: UInt64, window: Unmanaged<Window>?
   ) {
     self.targets = targets
     self.numbers = numbers
@@ -391,24 +400,30 @@ private struct MovedChildLister {
 
   /// The variable `index` moved: flags its view's superview at the first of a run of the
   /// same superview (attached views are the window's: flagged in it without reading their
-  /// `owner`), and lists the view at the first of a run of the same view.
-  @inline(__always) mutating func report(_ index: Int) {
+  /// `owner`), and lists the view at the first of a run of the same view. `checkingRoom`
+  /// (a constant where it is inlined) is false when the entries cannot run out: fewer
+  /// variables moved than there is room.
+  @inline(__always) mutating func report(_ index: Int, checkingRoom: Bool) {
     let number = index >> 2
     guard let target = targets[number] else { return }
     if target.toOpaque() != lastTarget?.toOpaque() {
       if let lastTarget { lastTarget._withUnsafeGuaranteedRef { $0.movedHead = head } }
       lastTarget = target
       lastNumber = -1
-      head = target._withUnsafeGuaranteedRef {
-        $0.listMovedChildren(solve: serial, owner: window)
+      head = target._withUnsafeGuaranteedRef { view in
+        guard let window else { return view.listMovedChildren(solve: serial, owner: nil) }
+        return window._withUnsafeGuaranteedRef {
+          view.listMovedChildren(solve: serial, owner: $0)
+        }
       }
     }
     guard number != lastNumber else { return }
     lastNumber = number
-    guard count < room else {
+    if checkingRoom && count >= room {
       overflowed = true
       return
     }
+    assert(count < room, "moved children listed past their room")
     numbers[count] = Int32(truncatingIfNeeded: number)
     next[count] = head
     head = Int32(truncatingIfNeeded: count)
