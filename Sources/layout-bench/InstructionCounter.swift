@@ -14,7 +14,8 @@ internal import Foundation
 /// still compare; but that difference also held the difference of the two runs' cold
 /// builds, which on large trees is not the same from one process to the next (a feed of
 /// 10,000 cells: 1.1 million instructions apart in four processes, up to 8% of a tick once
-/// divided by T), while no tick after the build varied at all. Swift's per-process hash
+/// divided by T), while the ticks after the build varied by a few instructions at most (24
+/// processes: 9 instructions apart over 10 ticks). Swift's per-process hash
 /// seeds are fixed (`SWIFT_DETERMINISTIC_HASHING`) so that dictionaries grow alike in every
 /// run.
 struct InstructionCounter {
