@@ -49,7 +49,7 @@ trap 'rm -rf "$work"' EXIT
 out="$work/callgrind.out"
 SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out" \
   --toggle-collect='$s11LayoutModel7RunLoopC4tickyyKF' \
-  --dump-after='$s11LayoutModel7RunLoopC4tickyyKF' \
+  --dump-after='$s11LayoutModel7RunLoopC4tickyyKF' --separate-threads=no --combine-dumps=no \
   "$binary" run --shape "$shape" --size "$size" --mutation "$mutation" --per-tick "$per_tick" \
   --strategy "$strategy" --ticks $((2 * ticks)) --warmup 2 --seed "$seed" --quiet --no-verify \
   --cold-builds 1 \

@@ -107,7 +107,9 @@ struct InstructionCounter {
     process.arguments =
       [
         "--tool=callgrind", "--callgrind-out-file=\(output)",
-        "--toggle-collect=\(Self.tickSymbol)", "--dump-after=\(Self.tickSymbol)", binary, "run",
+        "--toggle-collect=\(Self.tickSymbol)", "--dump-after=\(Self.tickSymbol)",
+        // One file per dump, whatever VALGRIND_OPTS says: `dumpTotals` reads them so.
+        "--separate-threads=no", "--combine-dumps=no", binary, "run",
       ] + scenario + [
         "--strategy", result.strategy.rawValue, "--ticks", "\(ticks)", "--warmup", "\(Self.warmup)",
         "--quiet",

@@ -62,6 +62,7 @@ import Testing
       let first = String(calls[0])
       #expect(first.contains("--toggle-collect=\(InstructionCounter.tickSymbol)"))
       #expect(first.contains("--dump-after=\(InstructionCounter.tickSymbol)"))
+      #expect(first.contains("--separate-threads=no --combine-dumps=no"))
       for piece in [
         "run --shape wide --size 50 --mutation resize --per-tick 2 --seed 9 --strategy bottom-up",
         "--ticks 20 --warmup 2 --quiet --no-verify --cold-builds 1",
