@@ -372,7 +372,7 @@ final class LayoutEngine {
 /// The targets and the window are read without a retain (the window holds every attached
 /// view while it solves, and the engine's caller holds the window); flagging only queues
 /// views, it never calls the solver.
-private struct MovedChildLister {
+struct MovedChildLister {
   let targets: UnsafePointer<Unmanaged<View>?>
   let numbers: UnsafeMutablePointer<Int32>
   let next: UnsafeMutablePointer<Int32>

@@ -290,3 +290,45 @@ import Testing
     }
   }
 }
+
+extension MovedChildrenTests {
+  /// The listing's checked path, taken when more variables moved than there is room for
+  /// entries: a view whose variables come in one run takes one entry, so seven moved
+  /// variables of three views fit a room of three, chained from the last entry to the
+  /// first; a fourth view then runs out, and the solve is marked overflowed. (A solve
+  /// whose variables come apart reaches the same path in `MovedChildrenTests` only to
+  /// overflow.)
+  @Test func runsOfOneViewTakeOneEntryWhereTheRoomIsChecked() throws {
+    let parent = View(name: "parent")
+    var children: [View] = []
+    for i in 1...4 {
+      let child = View(name: "child\(i)")
+      try parent.addSubview(child)
+      children.append(child)
+    }
+    // By view number: 0 is the parent, 1-4 its children, whose target is the parent.
+    let targets: [Unmanaged<View>?] = [nil] + children.map { _ in .passUnretained(parent) }
+    var numbers = [Int32](repeating: 0, count: 3)
+    var next = [Int32](repeating: 0, count: 3)
+    func list(_ moved: [Int]) -> (count: Int, overflowed: Bool) {
+      targets.withUnsafeBufferPointer { targets in
+        numbers.withUnsafeMutableBufferPointer { numbers in
+          next.withUnsafeMutableBufferPointer { next in
+            var lister = MovedChildLister(
+              targets: targets.baseAddress!, numbers: numbers.baseAddress!,
+              next: next.baseAddress!, room: 3, serial: UInt64(moved.count), window: nil)
+            for index in moved { lister.report(index, checkingRoom: true) }
+            return (lister.finish(), lister.overflowed)
+          }
+        }
+      }
+    }
+    // Variables 4-6 are child 1's x, y and width; 8-9 child 2's; 12-13 child 3's.
+    let fitting = list([4, 5, 6, 8, 9, 12, 13])
+    #expect(fitting.count == 3 && !fitting.overflowed)
+    #expect(numbers == [1, 2, 3])
+    #expect(parent.movedHead == 2 && next == [-1, 0, 1])
+    let over = list([4, 5, 8, 12, 13, 16])
+    #expect(over.count == 3 && over.overflowed)
+  }
+}
