@@ -28,6 +28,7 @@ struct RowPool {
   /// The row with the smallest buffer holding `cells` cells, taken out of the pool; an
   /// empty row with no buffer (whose first cells allocate) when none does.
   mutating func take(holding cells: Int) -> Row {
+    guard cells > 0 else { return Row() }
     var best = -1
     var bestCapacity = Int.max
     for i in capacities.indices where capacities[i] >= cells && capacities[i] < bestCapacity {

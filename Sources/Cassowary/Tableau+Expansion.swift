@@ -35,7 +35,8 @@ struct ScratchList<Element> {
 
 /// The work space of `Tableau.expand(_:slot:)` (and `listed`, of `Tableau.applyShift`), kept
 /// between uses and grown to the largest. Shared by copies of a tableau, which is harmless:
-/// it holds nothing between two uses. Its lists are only touched by those loops, never
+/// it holds nothing between two uses (but the last expansion's closure, which the dual
+/// simplex reads right after it). Its lists are only touched by those loops, never
 /// while another access to the same list is open, so their accesses are not checked at run time (the
 /// check, a thread-local access set per access, was 5% of a feed's cold Auto Layout build
 /// with the engine's queue below).
