@@ -1,14 +1,13 @@
-/// Emptied row buffers kept for the next expansions: of rows that pivots replaced, and of
-/// expansions that were not installed (`Tableau.pivotInPlace`); at most `limit`, the
-/// largest kept.
+/// Emptied row buffers kept for the next expansions, of rows that pivots replaced: at most
+/// `limit`, the largest kept.
 ///
 /// With one spare (the buffer last freed), a large buffer freed by a long row went to the
 /// next expansion, often a short one, and the next long expansion allocated. Here an
 /// expansion takes the smallest buffer that holds its cells, and a full pool drops its
-/// smallest, so the large ones stay for the rows that need them. After 300 warm-up text
-/// ticks on 1,000 views (with in-place pivots): random 0.068 -> 0.008 allocations per
-/// tick, grid 0.03 -> 0.018. (Stop 53 tried eight best-fit spares that kept whatever came
-/// back; they filled with the small buffers of replaced rows.)
+/// smallest, so the large ones stay for the rows that need them. Random 1,000 text ticks
+/// after 300 warm-up ticks: 0.127 -> 0.052 allocations per tick; the other shapes' are
+/// first growths of rows, which no choice of spare avoids. (Stop 53's eight best-fit
+/// spares kept whatever came back, and filled with the small buffers of replaced rows.)
 struct RowPool {
   /// How many buffers the pool keeps (each scan reads this many capacities).
   static let limit = 8
