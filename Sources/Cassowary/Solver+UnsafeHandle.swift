@@ -39,9 +39,10 @@ extension Solver {
     let tableauSize = tableau.values.count
     symbolVariables.withUnsafeBufferPointer { variableOf in
       variableValues.withUnsafeMutableBufferPointer { out in
-        /// Stores a variable's value, reporting it when it changed.
+        /// Stores a variable's value, reporting it when it changed. A value within
+        /// round-off of the last one read keeps that reading (`Tolerance.sameReading`).
         @inline(__always) func store(_ index: Int, _ value: Double) {
-          if reporting && out[index] == value { return }
+          if Tolerance.sameReading(out[index], value) { return }
           out[index] = value
           if reporting { moved(index) }
         }

@@ -97,8 +97,11 @@ public final class Solver {
 
   public func name(of variable: Variable) -> String { variableNames[variable.index] ?? "" }
 
-  /// The value computed by the last ``updateVariables()``. Inlinable: a layout pass reads
-  /// four values per child, and the call was most of what it cost.
+  /// The value computed by the last ``updateVariables()``. A read-out keeps a variable's
+  /// value when the new one is within round-off of it (1e-14 of the larger magnitude, at
+  /// least 1e-12), so that rows which reach the same value through other pivots, an ulp
+  /// apart, do not move it. Inlinable: a layout pass reads four values per child, and the
+  /// call was most of what it cost.
   @inlinable public func value(of variable: Variable) -> Double {
     variableValues[Int(variable.index)]
   }
@@ -119,7 +122,7 @@ public final class Solver {
   }
 
   /// Like ``updateVariables()``, and calls `didChange` for each variable whose value is now
-  /// different, so a client (a view tree) can act on exactly what moved. `didChange` may
+  /// different (beyond round-off, as ``value(of:)`` says), so a client (a view tree) can act on exactly what moved. `didChange` may
   /// call the solver again: the changes are collected first and reported after, when no
   /// access to the solver's state is open.
   public func updateVariables(_ didChange: (Variable, Double) -> Void) {
