@@ -98,8 +98,8 @@ public final class Solver {
   public func name(of variable: Variable) -> String { variableNames[variable.index] ?? "" }
 
   /// The value computed by the last ``updateVariables()``. A read-out keeps a variable's
-  /// value when the new one is within round-off of it (1e-14 of the larger magnitude, at
-  /// least 1e-12), so that rows which reach the same value through other pivots, an ulp
+  /// value when the new one is within round-off of it (1e-12 plus 1e-14 of its magnitude),
+  /// so that rows which reach the same value through other pivots, an ulp
   /// apart, do not move it. Inlinable: a layout pass reads four values per child, and the
   /// call was most of what it cost.
   @inlinable public func value(of variable: Variable) -> Double {

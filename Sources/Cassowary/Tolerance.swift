@@ -78,8 +78,8 @@ public enum Tolerance {
   /// (`Solver+Audit.swift`). Round-off at layout magnitudes is near 1e-13 of that scale.
   public static let audit = 1.0e-9
   /// Whether a value read out at `new` keeps its last reading `old`: they are equal, or
-  /// apart by no more than round-off, 1e-14 of the larger magnitude and at least 1e-12.
-  /// A read-out then neither changes the variable's value nor reports it as moved.
+  /// apart by no more than round-off, 1e-12 plus 1e-14 of the reading's magnitude. A
+  /// read-out then neither changes the variable's value nor reports it as moved.
   ///
   /// Rows that say the same thing in other words give the same value to within an ulp or
   /// two: a dual pivot rewrites the rows a value is summed from, and the next sum lands an
@@ -87,12 +87,17 @@ public enum Tolerance {
   /// clients: over 600 text ticks of a 1,000-view grid, 497 frames moved by 1.4e-14 points
   /// (one ulp at 64 to 128), and each one laid its view's subviews out again. The largest
   /// such step seen in the built-in scenarios was 9.5e-16 of the value (about 4 ulps);
-  /// the threshold is ten times that. At layout magnitudes (up to 1e5 points) it is under
-  /// 1e-9 points, a tenth of what the solver takes for zero (`nearZero`). A reading lags
+  /// the threshold is ten times that. At layout magnitudes (up to 1e5 points) it is at most
+  /// about 1e-9 points, a tenth of what the solver takes for zero (`nearZero`). A reading lags
   /// its value by at most the threshold: steps that each fall under it add up until the
   /// value is that far from its reading, which then moves.
+  ///
+  /// A sum rather than the larger of the two terms, and the reading's magnitude rather than
+  /// the larger one's, for a cheaper test (about six instructions per moved value; with
+  /// `max` of both a 1,000-view wide text tick took 3.7% more instructions than with no
+  /// test, with this one 1.9%).
   @inline(__always) static func sameReading(_ old: Double, _ new: Double) -> Bool {
-    old == new || abs(new - old) <= max(1.0e-12, 1.0e-14 * max(abs(old), abs(new)))
+    old == new || abs(new - old) <= 1.0e-12 + 1.0e-14 * abs(old)
   }
   /// A pivot divides its row by its element; one on an element under 1 in magnitude that
   /// leaves a cell larger than this in the row (the replaced symbol's 1 / element included,
