@@ -1,5 +1,6 @@
-/// Emptied row buffers kept for the next expansions, of rows that pivots replaced: at most
-/// `limit`, the largest kept.
+/// Emptied row buffers kept for the next expansions: of rows that pivots replaced, and of
+/// expansions that were not installed (`Tableau.pivotInPlace`); at most `limit`, the
+/// largest kept.
 ///
 /// With one spare (the buffer last freed), a large buffer freed by a long row went to the
 /// next expansion, often a short one, and the next long expansion allocated. Here an

@@ -35,7 +35,8 @@ struct ScratchList<Element> {
 
 /// The work space of `Tableau.expand(_:slot:)` (and `listed`, of `Tableau.applyShift`), kept
 /// between uses and grown to the largest. Shared by copies of a tableau, which is harmless:
-/// it holds nothing between two uses. Its lists are only touched by those loops, never
+/// it holds nothing between two uses (but the last expansion's closure, which the dual
+/// simplex reads right after it). Its lists are only touched by those loops, never
 /// while another access to the same list is open, so their accesses are not checked at run time (the
 /// check, a thread-local access set per access, was 5% of a feed's cold Auto Layout build
 /// with the engine's queue below).
@@ -55,6 +56,11 @@ final class ExpansionScratch {
   /// The externals a cached shift lists (`Tableau.applyShift`): new ones from the start,
   /// changed again after a check from the end.
   @exclusivity(unchecked) var listed = ScratchList<Symbol>(capacity: 64)
+  /// How many symbols of `order` the last expansion spread (its closure), for
+  /// `Tableau.lastClosureNames(_:besides:)`, and how many cells it read (the row's and its
+  /// closure's), what expanding the row again would cost.
+  var closureCount = 0
+  var cellsRead = 0
 
   deinit {
     order.deallocate()
@@ -176,6 +182,7 @@ extension Tableau {
     nextEpoch()
     let epoch = visitEpoch
     let scratch = expansion
+    scratch.closureCount = closure
     // Room for every cell the spread can touch: the row's and each definition's. (One pass
     // over the closure's rows, which the spread reads next.)
     var bound = row.symbols.count
@@ -186,6 +193,7 @@ extension Tableau {
         }
       }
     }
+    scratch.cellsRead = bound
     scratch.touched.reserve(bound)
     scratch.other.reserve(bound)
     scratch.coefficients.reserve(bound)
@@ -274,9 +282,9 @@ extension Tableau {
         }
       }
     }
-    // The result goes into the smallest spare buffer that holds it (`RowPool`, of rows that
-    // pivots replaced), so a pivot that expands and then replaces a row allocates nothing
-    // once the spares are as large as the rows need.
+    // The result goes into the smallest spare buffer that holds it (`RowPool`: of rows that
+    // pivots replaced, and of expansions that were not installed), so a pivot that expands
+    // a row allocates nothing once the spares are as large as the rows need.
     var result = spareRows.take(holding: kept)
     result.constant = constant
     result.replaceCells(symbols: touched, coefficients: coefficients, count: kept)
@@ -287,6 +295,37 @@ extension Tableau {
         weights: UnsafeBufferPointer(start: spreadWeights, count: spreadCount))
     }
     return result
+  }
+
+  /// Whether a row of the last expansion's closure, or a row the column index cannot rule
+  /// out (a stale entry), names `symbol`, other than the row in `slot`. Read right after
+  /// `expand(_:slot:)` expanded that row, before another expansion.
+  ///
+  /// When none does, the expanded row's cell of `symbol` is the row's own, and solving the
+  /// unexpanded row for it keeps the rows acyclic: no row its new row names depends on it.
+  mutating func lastClosureNames(_ symbol: Symbol, besides slot: Int) -> Bool {
+    let index = symbol.index
+    let count = columns.count(index)
+    // Most often the row itself is the only one that names it.
+    var others = false
+    for k in 0..<count where Int(columns.entry(index, k)) != slot {
+      others = true
+      break
+    }
+    guard others else { return false }
+    nextEpoch()
+    let epoch = visitEpoch
+    let scratch = expansion
+    for k in 0..<scratch.closureCount {
+      symbolMarks[scratch.order.base[k].index].visit = epoch
+    }
+    for k in 0..<count {
+      let entry = Int(columns.entry(index, k))
+      guard entry != slot else { continue }
+      let b = rowBasic[entry]
+      if b.isValid && symbolMarks[b.index].visit == epoch { return true }
+    }
+    return false
   }
 
   /// Sorts a list of `runs` sorted runs of distinct symbols (in `list`, the runs ending at
