@@ -4,9 +4,10 @@ import Testing
 
 /// Frames laid out by the solver do not move by round-off: a dual pivot that rewrites the
 /// rows of a grid's cells sums the same frame an ulp away, and a view that took it for a
-/// move laid its subviews out again (`Solver.value(of:)` keeps such readings).
+/// move laid its subviews out again (`Solver.value(of:)` keeps such readings). Bottom-up
+/// sizing, which sets frames without the solver, is held to the same rule.
 @Suite struct FrameRoundOffTests {
-  @Test(arguments: [StrategyKind.coalesced, .eager])
+  @Test(arguments: StrategyKind.allCases)
   func textTicksOnAGridMoveNoFrameByRoundOff(strategy kind: StrategyKind) throws {
     // A grid of 100 views: its text ticks moved frames by 1.4e-14 points within 50 ticks
     // before read-outs kept readings within round-off.
