@@ -97,11 +97,13 @@ public final class Solver {
 
   public func name(of variable: Variable) -> String { variableNames[variable.index] ?? "" }
 
-  /// The value computed by the last ``updateVariables()``. A read-out keeps a variable's
-  /// value when the new one is within round-off of it (1e-12 plus 1e-14 of its magnitude),
-  /// so that rows which reach the same value through other pivots, an ulp
-  /// apart, do not move it. Inlinable: a layout pass reads four values per child, and the
-  /// call was most of what it cost.
+  /// The value computed by the last read-out. ``updateVariables()`` copies every changed
+  /// value as computed. ``updateVariables(_:)``, which reports the variables that moved,
+  /// keeps a variable's value when the new one is within round-off of it (1e-12 plus 1e-14
+  /// of its magnitude) and does not report it: rows that reach the same value through other
+  /// pivots land an ulp apart, and a client that acts on each move (a view tree) must not
+  /// take that for one. Inlinable: a layout pass reads four values per child, and the call
+  /// was most of what it cost.
   @inlinable public func value(of variable: Variable) -> Double {
     variableValues[Int(variable.index)]
   }
@@ -121,8 +123,9 @@ public final class Solver {
     copyChangedValues()
   }
 
-  /// Like ``updateVariables()``, and calls `didChange` for each variable whose value is now
-  /// different (beyond round-off, as ``value(of:)`` says), so a client (a view tree) can act on exactly what moved. `didChange` may
+  /// Like ``updateVariables()``, and calls `didChange` for each variable whose value moved
+  /// beyond round-off (a value within it keeps its reading, as ``value(of:)`` says), so a
+  /// client (a view tree) can act on exactly what moved. `didChange` may
   /// call the solver again: the changes are collected first and reported after, when no
   /// access to the solver's state is open.
   public func updateVariables(_ didChange: (Variable, Double) -> Void) {

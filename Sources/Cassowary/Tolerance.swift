@@ -79,8 +79,9 @@ public enum Tolerance {
   public static let audit = 1.0e-9
   /// Whether a value read out at `new` keeps its last reading `old`: they are apart by no
   /// more than round-off, 1e-12 plus 1e-14 of the reading's magnitude (equal values
-  /// included). A read-out then neither changes the variable's value nor reports it as
-  /// moved. Values that are not finite never reach a read-out (the check of required
+  /// included). A reporting read-out (`Solver.updateVariables(_:)` and the engine's
+  /// `updateVariables(collectingMoved:)`) then neither changes the variable's value nor
+  /// reports it as moved; the plain `updateVariables()` copies values as computed. Values that are not finite never reach a read-out (the check of required
   /// constraints rebuilds the tableau first); one would compare as moved.
   ///
   /// Rows that say the same thing in other words give the same value to within an ulp or
