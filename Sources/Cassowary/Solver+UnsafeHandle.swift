@@ -13,8 +13,9 @@ extension Solver {
   }
 
   /// Copies the values of the symbols changed since the last read-out into
-  /// `variableValues`, and calls `moved` with the index of each variable whose value is now
-  /// different. `moved` must not call into the solver: its arrays are open while it runs.
+  /// `variableValues`, and calls `moved` with the index of each variable whose value moved
+  /// beyond round-off of its last reading (`Tolerance.sameReading`; a value within it keeps
+  /// the reading). `moved` must not call into the solver: its arrays are open while it runs.
   @inline(__always)
   func copyChangedValues(_ moved: (Int) -> Void) {
     copyChangedValues(reporting: true, moved)
@@ -42,7 +43,7 @@ extension Solver {
         /// Stores a variable's value; when `reporting`, only a value beyond round-off of
         /// the last one read (`Tolerance.sameReading`), which is then reported. The plain
         /// read-out stores every value as computed: the test cost its tight loops a fifth
-        /// of a `solver-bench` tick (wide 1,000: about 950 -> 1,200 ns).
+        /// of a `solver-bench` tick (wide 1,000: about 970 -> 1,200 ns).
         @inline(__always) func store(_ index: Int, _ value: Double) {
           guard reporting else {
             out[index] = value

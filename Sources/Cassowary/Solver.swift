@@ -102,8 +102,11 @@ public final class Solver {
   /// keeps a variable's value when the new one is within round-off of it (1e-12 plus 1e-14
   /// of its magnitude) and does not report it: rows that reach the same value through other
   /// pivots land an ulp apart, and a client that acts on each move (a view tree) must not
-  /// take that for one. Inlinable: a layout pass reads four values per child, and the call
-  /// was most of what it cost.
+  /// take that for one. Both copy only the values that changed since the last read-out, so
+  /// a reading held by a reporting read-out stays until the value changes again, whichever
+  /// read-out comes next: it is always within that threshold of the value computed.
+  /// Inlinable: a layout pass reads four values per child, and the call was most of what it
+  /// cost.
   @inlinable public func value(of variable: Variable) -> Double {
     variableValues[Int(variable.index)]
   }
@@ -136,7 +139,8 @@ public final class Solver {
 
   /// Like ``updateVariables(_:)`` for a client in this package that acts on the moved
   /// variables in a loop of its own: `body` gets the indices (`Variable.index`) of every
-  /// variable whose value is now different, once, valid while it runs. It may call the
+  /// variable whose value moved beyond round-off (as ``value(of:)`` says), once, valid while
+  /// it runs. It may call the
   /// solver (the read-out is over). Handing over the list, rather than calling a closure
   /// per moved value during the copy, lets the client keep its state in registers through
   /// a loop of its own: a layout engine that lists the moved views for their superviews
