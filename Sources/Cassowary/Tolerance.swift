@@ -105,7 +105,7 @@ public enum Tolerance {
   /// instructions with `max` of both and an equality test first, 1.9% with the sum and the
   /// equality test, 1.55% with the sum alone. (Written `abs(new - old) <= 1e-12 + 1e-14 *
   /// abs(old)`, an infinite reading would have held every later value.)
-  @inline(__always) static func sameReading(_ old: Double, _ new: Double) -> Bool {
+  @inline(__always) package static func sameReading(_ old: Double, _ new: Double) -> Bool {
     abs(new - old) - 1.0e-14 * abs(old) <= 1.0e-12
   }
   /// A pivot divides its row by its element; one on an element under 1 in magnitude that

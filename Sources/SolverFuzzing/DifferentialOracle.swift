@@ -40,6 +40,7 @@ public struct DifferentialOracle {
     let variables = Self.makeVariables(solver, fuzzCase)
     var instances: [Constraint?] = Array(repeating: nil, count: fuzzCase.constraints.count)
     var model = FuzzModel(fuzzCase)
+    var readOuts = 0
     for (index, operation) in fuzzCase.operations.enumerated() {
       func failure(_ message: String) -> FuzzFailure {
         FuzzFailure(
@@ -58,7 +59,14 @@ public struct DifferentialOracle {
         continue
       }
       if let problem = bookkeepingProblem(solver, instances, model) { return failure(problem) }
-      solver.updateVariables()
+      // Read-outs alternate between the plain one and the reporting one, whose readings
+      // hold within round-off (`Tolerance.sameReading`): the judge sees both.
+      readOuts &+= 1
+      if readOuts % 2 == 0 {
+        solver.updateVariables()
+      } else if let problem = Self.reportingReadOutProblem(solver, variables) {
+        return failure(problem)
+      }
       let values = variables.map { solver.value(of: $0) }
       let reference = references[index] ?? Self.freshSolve(model)
       references[index] = reference
@@ -66,6 +74,33 @@ public struct DifferentialOracle {
         values, model: model, reference: reference, tolerance: errorTolerance)
       {
         return failure(problem)
+      }
+    }
+    return nil
+  }
+
+  /// Reads `solver` out with the reporting `updateVariables(_:)`; the problem when it
+  /// reported a variable that did not move beyond round-off, reported one twice, or moved
+  /// one it did not report (a held reading must stay as it was).
+  static func reportingReadOutProblem(_ solver: Solver, _ variables: [Variable]) -> String? {
+    let before = variables.map { solver.value(of: $0) }
+    var reported: [Int32: Int] = [:]
+    solver.updateVariables { variable, _ in reported[variable.index, default: 0] += 1 }
+    for (i, variable) in variables.enumerated() {
+      let now = solver.value(of: variable)
+      let name = solver.name(of: variable)
+      switch reported[variable.index] ?? 0 {
+      case 0:
+        if now.bitPattern != before[i].bitPattern {
+          return "the reporting read-out moved \(name) from \(before[i]) to \(now) unreported"
+        }
+      case 1:
+        if Tolerance.sameReading(before[i], now) {
+          return
+            "the reporting read-out reported \(name) moving by round-off, \(before[i]) -> \(now)"
+        }
+      default:
+        return "the reporting read-out reported \(name) more than once"
       }
     }
     return nil
