@@ -629,16 +629,7 @@ struct Tableau {
     if scaling.vanished {
       for symbol in rows[slot].removeZeroCells() { noteRemoved(symbol) }
     }
-    noteBasis(entering, basic: true)
-    basicSlot[entering.index] = slot32
-    basicSlot[leaving.index] = -1
-    noteBasis(leaving, basic: false)
-    rowBasic[slot] = entering
-    // The row changed; rows that name either symbol name a basic one more or less.
-    forgetReferences(slot)
-    referencesGained(entering)
-    referencesLost(leaving)
-    symbolMarks[leaving.index].level = 0
+    swapBasis(entering: entering, leaving: leaving, slot: slot)
     // The pivot row names parametric symbols only (canonical, or expanded above), and the
     // leaving symbol is parametric now: its level is 1 without a pass over its cells.
     assert(level(of: rows[slot]) == 1, "a pivot row names a basic symbol")
@@ -660,6 +651,22 @@ struct Tableau {
     }
     updateValues()
     return true
+  }
+
+  /// The basis side of both pivots on the row in `slot`: `entering` becomes its basic
+  /// symbol and `leaving` a parametric one (on level 0). The row changed, and rows that name
+  /// either symbol now name a basic one more or less: the reference cache forgets them.
+  @inline(__always)
+  private mutating func swapBasis(entering: Symbol, leaving: Symbol, slot: Int) {
+    noteBasis(entering, basic: true)
+    basicSlot[entering.index] = Int32(slot)
+    basicSlot[leaving.index] = -1
+    noteBasis(leaving, basic: false)
+    rowBasic[slot] = entering
+    forgetReferences(slot)
+    referencesGained(entering)
+    referencesLost(leaving)
+    symbolMarks[leaving.index].level = 0
   }
 
   /// The dual simplex's pivot on a row that names basic symbols, when the entering symbol's
@@ -713,15 +720,7 @@ struct Tableau {
       for symbol in rows[slot].removeZeroCells() { noteRemoved(symbol) }
     }
     if definitionScaling.vanished { _ = definition.removeZeroCells() }
-    noteBasis(entering, basic: true)
-    basicSlot[entering.index] = slot32
-    basicSlot[leaving.index] = -1
-    noteBasis(leaving, basic: false)
-    rowBasic[slot] = entering
-    forgetReferences(slot)
-    referencesGained(entering)
-    referencesLost(leaving)
-    symbolMarks[leaving.index].level = 0
+    swapBasis(entering: entering, leaving: leaving, slot: slot)
     // Above every basic symbol the row still names; the rows that name the entering symbol
     // are raised above it.
     setLevel(entering, level(of: rows[slot]))
