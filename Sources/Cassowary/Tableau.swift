@@ -598,7 +598,6 @@ struct Tableau {
     -> Bool
   {
     let slot = Int(basicSlot[leaving.index])
-    let slot32 = Int32(slot)
     // The entering symbol's row must be canonical: then rows naming it stay acyclic. (An
     // expansion is the same equation: it may stay in place when the pivot is refused.)
     if let expanded = expanded.take() {
@@ -615,20 +614,10 @@ struct Tableau {
     structureChanged()
     if logsPivots { pivotLog.append((entering, leaving)) }
     let scaling = rows[slot].solve(for: entering, replacing: leaving)
-    if scaling.largest > Tolerance.enlargedRow {
-      objectiveSuspect = true
-      if scaling.largest > Tolerance.ruinedRow {
-        damaged = true
-        ruinousPivots &+= 1
-      }
-    }
-    noteAdded(leaving, in: slot32)
-    noteRemoved(entering)
-    // A division by an element over 1 can take a cell under the zero threshold, which no
-    // row keeps (the row names parametric symbols only here: no value moves).
-    if scaling.vanished {
-      for symbol in rows[slot].removeZeroCells() { noteRemoved(symbol) }
-    }
+    // The row names parametric symbols only here: a cell it drops moves no value.
+    noteSolvedRow(
+      slot, entering: entering, leaving: leaving, largest: scaling.largest,
+      vanished: scaling.vanished)
     swapBasis(entering: entering, leaving: leaving, slot: slot)
     // The pivot row names parametric symbols only (canonical, or expanded above), and the
     // leaving symbol is parametric now: its level is 1 without a pass over its cells.
@@ -651,6 +640,29 @@ struct Tableau {
     }
     updateValues()
     return true
+  }
+
+  /// The row side of both pivots: the row in `slot`, just solved for `entering` in place of
+  /// `leaving`, whose division left cells as large as `largest` (the expansion's too, for
+  /// an in-place pivot) and, when `vanished`, cells under the zero threshold (a division by
+  /// an element over 1), which no row keeps. Large cells make the objective suspect, or the
+  /// tableau damaged (`Tolerance.enlargedRow`, `Tolerance.ruinedRow`).
+  @inline(__always)
+  private mutating func noteSolvedRow(
+    _ slot: Int, entering: Symbol, leaving: Symbol, largest: Double, vanished: Bool
+  ) {
+    if largest > Tolerance.enlargedRow {
+      objectiveSuspect = true
+      if largest > Tolerance.ruinedRow {
+        damaged = true
+        ruinousPivots &+= 1
+      }
+    }
+    noteAdded(leaving, in: Int32(slot))
+    noteRemoved(entering)
+    if vanished {
+      for symbol in rows[slot].removeZeroCells() { noteRemoved(symbol) }
+    }
   }
 
   /// The basis side of both pivots on the row in `slot`: `entering` becomes its basic
@@ -692,7 +704,6 @@ struct Tableau {
     entering: Symbol, leaving: Symbol, expanded definition: consuming Row
   ) -> Bool {
     let slot = Int(basicSlot[leaving.index])
-    let slot32 = Int32(slot)
     let element = rows[slot].coefficient(for: entering)
     assert(
       element == definition.coefficient(for: entering), "the entering cell is not the row's own")
@@ -706,19 +717,9 @@ struct Tableau {
     if logsPivots { pivotLog.append((entering, leaving)) }
     let scaling = rows[slot].solve(for: entering, replacing: leaving)
     let definitionScaling = definition.solve(for: entering, replacing: leaving)
-    let largest = Swift.max(scaling.largest, definitionScaling.largest)
-    if largest > Tolerance.enlargedRow {
-      objectiveSuspect = true
-      if largest > Tolerance.ruinedRow {
-        damaged = true
-        ruinousPivots &+= 1
-      }
-    }
-    noteAdded(leaving, in: slot32)
-    noteRemoved(entering)
-    if scaling.vanished {
-      for symbol in rows[slot].removeZeroCells() { noteRemoved(symbol) }
-    }
+    noteSolvedRow(
+      slot, entering: entering, leaving: leaving,
+      largest: Swift.max(scaling.largest, definitionScaling.largest), vanished: scaling.vanished)
     if definitionScaling.vanished { _ = definition.removeZeroCells() }
     swapBasis(entering: entering, leaving: leaving, slot: slot)
     // Above every basic symbol the row still names; the rows that name the entering symbol
