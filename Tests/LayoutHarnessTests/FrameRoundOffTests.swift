@@ -7,11 +7,12 @@ import Testing
 /// move laid its subviews out again (`Solver.value(of:)` keeps such readings). Bottom-up
 /// sizing, which sets frames without the solver, is held to the same rule.
 @Suite struct FrameRoundOffTests {
-  /// Runs `ticks` ticks of `scenario` under `kind`; returns how many frames moved and a
-  /// description of each that moved by less than 1e-9 points.
-  static func roundOffMoves(
-    _ scenario: Scenario, _ kind: StrategyKind, ticks: Int
-  ) throws -> (moved: Int, roundOff: [String]) {
+  /// Runs `ticks` ticks of `scenario` under `kind`, and expects them to move frames (the
+  /// test watches something) and none by less than 1e-9 points.
+  static func expectNoRoundOffMoves(
+    _ scenario: Scenario, _ kind: StrategyKind, ticks: Int,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
     let (scene, generator) = scenario.makeScene()
     var workload = MutationWorkload(scenario: scenario, scene: scene, generator: generator)
     let strategy = try LayoutStrategy(kind, scene: scene)
@@ -40,7 +41,11 @@ import Testing
       }
       last = now
     }
-    return (moved, roundOff)
+    #expect(moved > 100, sourceLocation: sourceLocation)
+    let count = roundOff.count
+    #expect(
+      count == 0, "round-off moves, the first: \(roundOff.prefix(3))",
+      sourceLocation: sourceLocation)
   }
 
   @Test(arguments: StrategyKind.allCases)
@@ -48,11 +53,7 @@ import Testing
     // A grid of 100 views: its text ticks moved frames by 1.4e-14 points within 50 ticks
     // before read-outs kept readings within round-off.
     let scenario = Scenario(shape: .grid, size: 100, mutation: .text, perTick: 2, seed: 1)
-    let (moved, roundOff) = try Self.roundOffMoves(scenario, kind, ticks: 80)
-    // The ticks do move frames (the test watches something), and none by round-off.
-    #expect(moved > 100)
-    let count = roundOff.count
-    #expect(count == 0, "round-off moves, the first: \(roundOff.prefix(3))")
+    try Self.expectNoRoundOffMoves(scenario, kind, ticks: 80)
   }
 
   @Test(arguments: StrategyKind.allCases)
@@ -60,9 +61,6 @@ import Testing
     // A feed of 100 cells (1,101 views): a cell's frame is summed from the heights above
     // it, where a threshold on the value alone could miss the round-off of large terms.
     let scenario = Scenario(shape: .feed, size: 100, mutation: .text, perTick: 2, seed: 3)
-    let (moved, roundOff) = try Self.roundOffMoves(scenario, kind, ticks: 40)
-    #expect(moved > 100)
-    let count = roundOff.count
-    #expect(count == 0, "round-off moves, the first: \(roundOff.prefix(3))")
+    try Self.expectNoRoundOffMoves(scenario, kind, ticks: 40)
   }
 }
