@@ -33,6 +33,10 @@ struct Tableau {
   /// The value of every symbol: its row's value when basic, 0 when parametric.
   var values: [Double] = []
   var freeSymbols: [UInt32] = []
+  /// The next index of the block reserved for external symbols, and its end
+  /// (`newSymbol(_:)`).
+  var nextExternal = 0
+  var externalBlockEnd = 0
   /// How many parametric external symbols some row names. While it is zero, no row's
   /// expansion can hold an unrestricted parametric variable.
   var referencedParametricExternals = 0
@@ -162,20 +166,51 @@ struct Tableau {
 
   // MARK: - Symbols
 
+  /// A new symbol of `kind`. An external takes the next index of the block of
+  /// ``externalBlock`` indices reserved for externals (a new block at the end when the last
+  /// one is full); any other kind takes a recycled index or a new one at the end.
+  ///
+  /// Externals are what a read-out copies and what a client reads, and every variable
+  /// brings a slack or two errors per constraint along: made in the order of creation,
+  /// a child of a container had its width ten symbols (80 bytes of values) from the next
+  /// child's, so a tick that moved every child read and wrote a line of `values` per
+  /// child. In blocks, the externals of consecutive variables share lines. Within each
+  /// kind, indices still grow in the order symbols are made (a block is only opened past
+  /// every index so far), so every ordering by `Symbol` is the one before.
   mutating func newSymbol(_ kind: Symbol.Kind) -> Symbol {
+    if kind == .external {
+      if nextExternal == externalBlockEnd {
+        nextExternal = basicSlot.count
+        externalBlockEnd = nextExternal + Tableau.externalBlock
+        for _ in 0..<Tableau.externalBlock { appendSymbolSlot() }
+      }
+      let index = nextExternal
+      nextExternal += 1
+      return Symbol(.external, index: index)
+    }
     if let index = freeSymbols.popLast() {
       values[Int(index)] = 0
       symbolMarks[Int(index)].level = 0
       return Symbol(kind, index: Int(index))
     }
     let index = basicSlot.count
-    precondition(index < Int(Symbol.indexMask), "too many solver symbols")
+    appendSymbolSlot()
+    return Symbol(kind, index: index)
+  }
+
+  /// How many indices externals reserve at a time: eight cache lines of `values`, the
+  /// variables of sixteen views made one after another. At most this many less one stay
+  /// unused, at the end.
+  static let externalBlock = 64
+
+  /// Adds an index to the per-symbol arrays: a parametric symbol that no row names.
+  private mutating func appendSymbolSlot() {
+    precondition(basicSlot.count < Int(Symbol.indexMask), "too many solver symbols")
     basicSlot.append(-1)
     columns.addSymbol()
     values.append(0)
     symbolMarks.append(SymbolMarks())
     accumulator.append(0)
-    return Symbol(kind, index: index)
   }
 
   /// Recycles a symbol that no row refers to any more.
