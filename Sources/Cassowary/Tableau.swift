@@ -174,9 +174,12 @@ struct Tableau {
   /// brings a slack or two errors per constraint along: made in the order of creation,
   /// a child of a container had its width ten symbols (80 bytes of values) from the next
   /// child's, so a tick that moved every child read and wrote a line of `values` per
-  /// child. In blocks, the externals of consecutive variables share lines. Within each
-  /// kind, indices still grow in the order symbols are made (a block is only opened past
-  /// every index so far), so every ordering by `Symbol` is the one before.
+  /// child. In blocks, the externals of consecutive variables share lines.
+  ///
+  /// Orders are kept: a new index, a block's or another kind's, is past every index given
+  /// so far, and recycled indices come back in the same order as before, so two symbols of
+  /// one kind compare as they would have without blocks (kinds compare by kind first). Every
+  /// ordering by `Symbol`, and so every pivot, is the one before.
   mutating func newSymbol(_ kind: Symbol.Kind) -> Symbol {
     if kind == .external {
       if nextExternal == externalBlockEnd {
@@ -200,7 +203,7 @@ struct Tableau {
 
   /// How many indices externals reserve at a time: eight cache lines of `values`, the
   /// variables of sixteen views made one after another. At most this many less one stay
-  /// unused, at the end.
+  /// unused, in the last block opened.
   static let externalBlock = 64
 
   /// Adds an index to the per-symbol arrays: a parametric symbol that no row names.

@@ -41,34 +41,62 @@ import Testing
     for w in widths { #expect(solver.value(of: w) == 500) }
   }
 
-  /// In any sequence of kinds, each index is given once, the indices of each kind grow in
-  /// the order the symbols are made (so every ordering by `Symbol` is the one symbols made
-  /// one after another would have), and the indices reserved for externals but not given
-  /// yet are parametric symbols of value 0 that no row names.
-  @Test func indicesOfEachKindGrowInCreationOrder() {
+  /// Over random creations and releases, two live symbols of one kind compare by index
+  /// as they would under the allocation without blocks (each new symbol at the end, a
+  /// released index reused last in, first out), which the test runs beside the tableau:
+  /// so every ordering by `Symbol` (kind first, then index), and every pivot, is the one
+  /// before. Each index is given to one live symbol; externals are never released, and
+  /// come in runs of neighbouring indices, a block at a time; the indices reserved but not
+  /// given are parametric symbols of value 0 that no row names.
+  @Test func indicesKeepTheOrderOfTheAllocationWithoutBlocks() {
     var generator = SplitMix64(seed: 20_261_205)
     var tableau = Tableau(lazy: true)
     let kinds: [Symbol.Kind] = [.external, .slack, .error, .dummy]
-    var made: [Symbol] = []
-    for _ in 0..<1_000 {
-      made.append(tableau.newSymbol(generator.element(of: kinds)!))
+    // The allocation without blocks: a counter and a free list.
+    var oldCount = 0
+    var oldFree: [Int] = []
+    var live: [(symbol: Symbol, old: Int)] = []
+    var externals: [Int] = []
+    for _ in 0..<2_000 {
+      let releasable = live.indices.filter { !live[$0].symbol.isExternal }
+      if !releasable.isEmpty && generator.chanceOf(0.3) {
+        let k = generator.element(of: releasable)!
+        tableau.releaseSymbol(live[k].symbol)
+        oldFree.append(live[k].old)
+        live.remove(at: k)
+        continue
+      }
+      let kind = generator.element(of: kinds)!
+      let symbol = tableau.newSymbol(kind)
+      var old: Int
+      if kind != .external, let reused = oldFree.popLast() {
+        old = reused
+      } else {
+        old = oldCount
+        oldCount += 1
+      }
+      live.append((symbol, old))
+      if kind == .external { externals.append(symbol.index) }
     }
-    #expect(Set(made.map(\.index)).count == made.count)
-    for kind in kinds {
-      let indices = made.filter { $0.kind == kind }.map(\.index)
-      #expect(indices == indices.sorted(), "\(kind)")
+    #expect(Set(live.map(\.symbol.index)).count == live.count)
+    var compared = 0
+    for a in live {
+      for b in live where a.symbol.kind == b.symbol.kind && a.old < b.old {
+        #expect(a.symbol < b.symbol, "\(a.symbol.kind): \(a.old) < \(b.old)")
+        compared += 1
+      }
     }
-    let given = Set(made.map(\.index))
+    #expect(compared > 10_000)
+    for i in 1..<externals.count where i % Tableau.externalBlock != 0 {
+      #expect(externals[i] == externals[i - 1] + 1)
+    }
+    let given = Set(live.map(\.symbol.index) + tableau.freeSymbols.map { Int($0) })
     let reserved = tableau.basicSlot.indices.filter { !given.contains($0) }
     #expect(reserved.count < Tableau.externalBlock)
     for index in reserved {
       #expect(tableau.basicSlot[index] < 0)
       #expect(tableau.columnCount(index) == 0)
       #expect(tableau.values[index] == 0)
-    }
-    let externals = made.filter(\.isExternal).map(\.index)
-    for i in 1..<externals.count where i % Tableau.externalBlock != 0 {
-      #expect(externals[i] == externals[i - 1] + 1)
     }
   }
 }
