@@ -26,13 +26,17 @@ a millisecond moves by 2x between runs on a shared machine); otherwise buildNs =
 (create the solver and the variables, add the edit variable and every constraint,
 updateVariables). Then ticks until 200
 ticks or 1 s have passed, whichever comes first, but at least 6 (one full cycle of values);
-tickNs is the median tick. Clocks: time.perf_counter_ns. As timeit does, the cyclic garbage
-collector is switched off while timing.
+tickNs is the median tick. Then tickMeanNs, the mean tick timed in batches: the median over
+21 to 101 batches (0.25 s of them after the first 21) of whole six-tick cycles, each batch
+100 us or longer, of the batch's time per tick, so that a short tick is not the clock's.
+The comparison table uses tickMeanNs on both sides. Clocks: time.perf_counter_ns. As timeit
+does, the cyclic garbage collector is switched off while timing.
 """
 
 import argparse
 import gc
 import json
+import math
 import os
 import platform
 import resource
@@ -270,6 +274,23 @@ def prepare(workload, size):
 SMALL_BUILD_REPEATS = 7
 
 
+# Batches of ticks for tickMeanNs; as SolverBench.swift's batchTargetNs, minimumBatches,
+# maximumBatches and batchLimitNs.
+BATCH_TARGET_NS = 100_000
+MINIMUM_BATCHES = 21
+MAXIMUM_BATCHES = 101
+BATCH_LIMIT_NS = 250_000_000
+
+
+def ticks_per_batch(mean_tick_ns):
+    """Whole cycles of the six tick values, as few as make a batch of BATCH_TARGET_NS or
+    longer; as SolverBench.swift's ticksPerBatch(meanTickNs:)."""
+    if not mean_tick_ns > 0:
+        return 6 * 1000
+    cycles = math.ceil(BATCH_TARGET_NS / (6 * mean_tick_ns))
+    return 6 * min(max(cycles, 1), 1000)
+
+
 def measure(workload, size, minimum_ticks=200, time_limit_ns=1_000_000_000):
     prepare(workload, size)
     clock = time.perf_counter_ns
@@ -294,11 +315,26 @@ def measure(workload, size, minimum_ticks=200, time_limit_ns=1_000_000_000):
             system.tick(t)
             samples.append(clock() - before)
             t += 1
+        ticks = t
+
+        # The mean tick in batches of whole cycles, as SolverBench.swift's tickMeanNs.
+        per_batch = ticks_per_batch(sum(samples) / len(samples))
+        means = []
+        batches_start = clock()
+        while len(means) < MINIMUM_BATCHES or (
+                len(means) < MAXIMUM_BATCHES and clock() - batches_start < BATCH_LIMIT_NS):
+            before = clock()
+            for u in range(t, t + per_batch):
+                system.tick(u)
+            means.append((clock() - before) / per_batch)
+            t += per_batch
     finally:
         gc.enable()
     return {
         "workload": workload, "size": size, "buildNs": build_ns,
-        "tickNs": round(statistics.median(samples)), "ticks": t,
+        "tickNs": round(statistics.median(samples)), "ticks": ticks,
+        "tickMeanNs": round(statistics.median(means), 1), "ticksPerBatch": per_batch,
+        "batches": len(means),
         # kiwi counts no work; the keys are kept so that both reports read alike.
         "pivotsPerTick": None, "buildCounters": None, "tickCounters": None,
         "solver": f"kiwisolver {kiwi.__version__}",
@@ -576,8 +612,8 @@ def format_table(rows, markdown):
               "kiwi tick", "ours tick", "ours/kiwi"]
     table = []
     for workload, size, k, k_error, o, o_error in rows:
-        kb, kt = (k["buildNs"], k["tickNs"]) if k else (None, None)
-        ob, ot = (o["buildNs"], o["tickNs"]) if o else (None, None)
+        kb, kt = (k["buildNs"], k["tickMeanNs"]) if k else (None, None)
+        ob, ot = (o["buildNs"], o["tickMeanNs"]) if o else (None, None)
         table.append([
             workload, "-" if workload == "enaml" else str(size),
             fmt_ns(kb) if k else k_error, fmt_ns(ob) if o else o_error, fmt_ratio(ob, kb),
@@ -608,9 +644,12 @@ def footnote(rows, binary, load, args):
         f" Scripts/kiwi_bench.py; ours = {shown_binary} solver-bench (git {git_revision()})."
         " Build = one build (solver, variables, edit variable, every constraint, then"
         " updateVariables); for N <= 200 and enaml the median of 7 builds after an untimed"
-        " warm-up build. Tick = median"
-        f" over at least {args.ticks} ticks or 1 s, whichever comes first, but at least 6 (ticks"
-        f" measured, kiwi/ours: {ticks_used or 'none'}). Timeout {args.timeout:g} s per case."
+        " warm-up build. Tick = the mean tick timed in batches (tickMeanNs): the median over"
+        " 21 to 101 batches of whole six-value cycles, each 100 us or longer, of a batch's"
+        " time per tick, after ticks timed one by one (tickNs, the median tick in the JSON,"
+        f" over at least {args.ticks} ticks or 1 s, whichever comes first, but at least 6; ticks"
+        f" timed one by one, kiwi/ours: {ticks_used or 'none'}). Timeout {args.timeout:g} s per"
+        " case."
         " The kiwi column includes CPython's cost of driving kiwisolver: here a suggestValue +"
         f" updateVariables on a one-variable solver takes {fmt_ns(call_ns)} from Python and"
         f" building one constraint like `(x == y + 8) | 'weak'` {fmt_ns(constraint_ns)}. That is"

@@ -8,37 +8,48 @@ public struct SolverBenchResult: Sendable {
   /// Adding every constraint, then `updateVariables()`.
   public var buildNs: Double
   /// Median over the measured ticks of one tick (suggestions or remove + re-add, then
-  /// `updateVariables()`).
+  /// `updateVariables()`), each timed on its own: the contract's figure. A tick under a
+  /// microsecond or so is mostly the clock's (two reads of 20-50 ns, in steps of 10 ns).
   public var tickNs: Double
   public var ticks: Int
+  /// The mean tick, timed in batches: the median over `batches` batches of
+  /// `ticksPerBatch` consecutive ticks (whole cycles of the six tick values, together
+  /// `batchTargetNs` or longer) of the batch's time divided by its ticks. Two clock reads
+  /// per batch, so short ticks are timed without the clock in them; a tick's share of the
+  /// cycle's expensive ticks (pivots) is in it, as it is in the floors' average counts.
+  public var tickMeanNs: Double
+  public var ticksPerBatch: Int
+  public var batches: Int
   /// Work of the build.
   public var buildCounters: SolverCounters
-  /// Work of all measured ticks together.
+  /// Work of the measured ticks together (`ticks`, the ones timed one by one).
   public var tickCounters: SolverCounters
-  /// The floor a tick is measured against: the median time of one multiply-add per value
-  /// the average tick changed (`valuesPerTick`), over flat arrays, measured in the same run.
-  /// It counts the slacks and errors that changed too, which a solver need not write at
-  /// each tick (a cached column defers its restricted values), so a tick can come in under
-  /// it; `movedFloorNs` is the floor of the values the caller reads.
+  /// The floor a tick is measured against: one multiply-add per value the average tick
+  /// changed (`valuesPerTick`), over flat arrays (`UpdateFloor`), timed in batches of
+  /// passes between the tick batches: the median over those samples of a pass. It counts
+  /// the slacks and errors that changed too, which a solver need not write at each tick (a
+  /// cached column defers its restricted values), so a tick can come in under it;
+  /// `movedFloorNs` is the floor of the values the caller reads.
   public var floorNs: Double
   /// Variables the reporting read-out moved per tick, on average, over untimed ticks after
   /// the measured ones (a whole number of the workloads' six-tick cycles).
   public var movedPerTick: Double
-  /// The median time of one multiply-add per moved variable (`movedPerTick`), measured as
-  /// `floorNs` is: the work no solver can avoid, since the caller reads every one.
+  /// One multiply-add per moved variable (`movedPerTick`), measured as `floorNs` is: the
+  /// work no solver can avoid, since the caller reads every one.
   public var movedFloorNs: Double
+  /// How many times the floor a mean tick costs (`nil` when ticks change no value): the
+  /// median over the batches of a tick batch's mean over the floor sample timed right after
+  /// it. Paired so that a slow spell of the machine (whole processes here run 1.6x slower
+  /// for a while, a neighbour's load) slows both sides of a ratio alike.
+  public var tickOverFloor: Double?
+  /// How many times the floor of the moved variables a mean tick costs (`nil` when ticks
+  /// move none), paired as `tickOverFloor` is.
+  public var tickOverMovedFloor: Double?
 
   /// Values of basic symbols changed per tick, on average.
   public var valuesPerTick: Double {
     Double(tickCounters.valuesUpdated) / Double(max(ticks, 1))
   }
-
-  /// How many times the floor a tick costs (`nil` when ticks change no value).
-  public var tickOverFloor: Double? { floorNs > 0 ? tickNs / floorNs : nil }
-
-  /// How many times the floor of the moved variables a tick costs (`nil` when ticks move
-  /// none).
-  public var tickOverMovedFloor: Double? { movedFloorNs > 0 ? tickNs / movedFloorNs : nil }
 
   /// JSON with the contract keys `buildNs` and `tickNs`, plus the counters.
   public var json: String {
@@ -49,7 +60,8 @@ public struct SolverBenchResult: Sendable {
 
 extension SolverBenchResult: Encodable {
   enum Key: String, CodingKey {
-    case workload, size, buildNs, tickNs, ticks, pivotsPerTick, valuesPerTick, floorNs
+    case workload, size, buildNs, tickNs, ticks, tickMeanNs, ticksPerBatch, batches
+    case pivotsPerTick, valuesPerTick, floorNs
     case tickOverFloor, movedPerTick, movedFloorNs, tickOverMovedFloor, buildCounters
     case tickCounters
   }
@@ -79,12 +91,15 @@ extension SolverBenchResult: Encodable {
     try c.encode(Int(buildNs), forKey: .buildNs)
     try c.encode(Int(tickNs.rounded()), forKey: .tickNs)
     try c.encode(ticks, forKey: .ticks)
+    try c.encode((tickMeanNs * 10).rounded() / 10, forKey: .tickMeanNs)
+    try c.encode(ticksPerBatch, forKey: .ticksPerBatch)
+    try c.encode(batches, forKey: .batches)
     try c.encode(Double(tickCounters.pivots) / Double(max(ticks, 1)), forKey: .pivotsPerTick)
     try c.encode(valuesPerTick, forKey: .valuesPerTick)
-    try c.encode(Int(floorNs.rounded()), forKey: .floorNs)
+    try c.encode((floorNs * 10).rounded() / 10, forKey: .floorNs)
     try c.encode(tickOverFloor, forKey: .tickOverFloor)
     try c.encode(movedPerTick, forKey: .movedPerTick)
-    try c.encode(Int(movedFloorNs.rounded()), forKey: .movedFloorNs)
+    try c.encode((movedFloorNs * 10).rounded() / 10, forKey: .movedFloorNs)
     try c.encode(tickOverMovedFloor, forKey: .tickOverMovedFloor)
     try c.encode(Counters(buildCounters), forKey: .buildCounters)
     try c.encode(Counters(tickCounters), forKey: .tickCounters)
@@ -131,41 +146,127 @@ extension SolverWorkload {
     let counted = 6 * Swift.max(1, Swift.min(t, 60) / 6)
     var moved = 0
     for u in t..<(t + counted) { moved += system.movedVariables(u) }
+    t += counted
     let movedPerTick = Double(moved) / Double(counted)
+
+    // The same ticks in batches of whole cycles (`tickMeanNs`), each followed by a sample of
+    // each floor.
+    let perBatch = ticksPerBatch(meanTickNs: samples.reduce(0, +) / Double(samples.count))
+    var movedFloor = UpdateFloor(values: Int(movedPerTick.rounded()))
+    var changedFloor = UpdateFloor(values: changed)
+    var means: [Double] = []
+    var movedFloors: [Double] = []
+    var changedFloors: [Double] = []
+    var overMoved: [Double] = []
+    var overChanged: [Double] = []
+    let batchesStart = monotonicNanos()
+    while means.count < minimumBatches
+      || (means.count < maximumBatches && monotonicNanos() - batchesStart < batchLimitNs)
+    {
+      let before = monotonicNanos()
+      for u in t..<(t + perBatch) { system.tick(u) }
+      let mean = Double(monotonicNanos() - before) / Double(perBatch)
+      t += perBatch
+      means.append(mean)
+      if let floor = movedFloor?.sample() {
+        movedFloors.append(floor)
+        overMoved.append(mean / floor)
+      }
+      if let floor = changedFloor?.sample() {
+        changedFloors.append(floor)
+        overChanged.append(mean / floor)
+      }
+    }
     return SolverBenchResult(
-      workload: self, size: size, buildNs: buildNs, tickNs: median(samples), ticks: t,
-      buildCounters: buildCounters, tickCounters: tickCounters,
-      floorNs: updateFloorNs(values: changed), movedPerTick: movedPerTick,
-      movedFloorNs: updateFloorNs(values: Int(movedPerTick.rounded())))
+      workload: self, size: size, buildNs: buildNs, tickNs: median(samples),
+      ticks: samples.count, tickMeanNs: median(means), ticksPerBatch: perBatch,
+      batches: means.count, buildCounters: buildCounters, tickCounters: tickCounters,
+      floorNs: changedFloors.isEmpty ? 0 : median(changedFloors), movedPerTick: movedPerTick,
+      movedFloorNs: movedFloors.isEmpty ? 0 : median(movedFloors),
+      tickOverFloor: overChanged.isEmpty ? nil : median(overChanged),
+      tickOverMovedFloor: overMoved.isEmpty ? nil : median(overMoved))
   }
 }
 
 /// Builds timed for a small system (`buildNs` is their median).
 public let smallBuildRepeats = 7
 
-/// The median time of updating `values` numbers once each, `value[i] += coefficient[i] * d`
-/// through an index array (a solver's values are indexed by symbol), over 101 passes. This
-/// is the work no solver can avoid when a tick changes that many values.
-func updateFloorNs(values count: Int) -> Double {
-  guard count > 0 else { return 0 }
-  var values = [Double](repeating: 1, count: count)
-  let indices = (0..<count).map { Int32($0) }
-  let coefficients = (0..<count).map { 0.5 + Double($0 % 7) / 8 }
-  var samples: [Double] = []
-  var delta = 1.0
-  for _ in 0..<101 {
+/// The shortest batch `tickMeanNs` and the floors time: the clock's two reads (20-50 ns)
+/// and its steps (10 ns) are then under 0.1% of a sample, and so is refilling the first
+/// level of cache that the other side's batch took (32 KB from the second level).
+public let batchTargetNs = 100_000.0
+
+/// Batches timed for `tickMeanNs` (each with a sample of each floor after it): at least
+/// `minimumBatches`, then more until `maximumBatches` or `batchLimitNs` of batches.
+let minimumBatches = 21
+let maximumBatches = 101
+let batchLimitNs: UInt64 = 250_000_000
+
+/// Ticks per batch for ticks of `meanTickNs` on average: whole cycles of the six tick
+/// values, as few as make a batch of `batchTargetNs` or longer (one cycle for ticks of
+/// 17 us or more).
+public func ticksPerBatch(meanTickNs: Double) -> Int {
+  // No time read (or no figure): the longest batch.
+  guard meanTickNs > 0 else { return 6 * 1_000 }
+  let cycles = (batchTargetNs / (6 * meanTickNs)).rounded(.up)
+  return 6 * Int(Swift.min(Swift.max(cycles, 1), 1_000))
+}
+
+/// Passes per sample of the floor when one pass takes `passNs`: as few as make a sample of
+/// `batchTargetNs` or longer.
+public func passesPerSample(passNs: Double) -> Int {
+  guard passNs > 0 else { return 10_000 }
+  return Int(Swift.min(Swift.max((batchTargetNs / passNs).rounded(.up), 1), 10_000))
+}
+
+/// The work no solver can avoid when a tick changes `values` numbers: updating each once,
+/// `value[i] += coefficient[i] * d` through an index array (a solver's values are indexed by
+/// symbol), timed in samples of as many passes as make a sample last `batchTargetNs` (one
+/// pass from about 100 us on), as `tickMeanNs` is timed.
+struct UpdateFloor {
+  private var values: [Double]
+  private let indices: [Int32]
+  private let coefficients: [Double]
+  private var delta = 1.0
+  /// Passes per sample.
+  private var passes = 1
+
+  /// `nil` for no values: nothing to time.
+  init?(values count: Int) {
+    guard count > 0 else { return nil }
+    values = [Double](repeating: 1, count: count)
+    indices = (0..<count).map { Int32($0) }
+    coefficients = (0..<count).map { 0.5 + Double($0 % 7) / 8 }
+    // Warm the arrays, then size the samples from the mean of eight passes.
+    _ = time(passes: 1)
+    passes = passesPerSample(passNs: time(passes: 8) / 8)
+  }
+
+  /// One sample: the time of a pass, in nanoseconds.
+  mutating func sample() -> Double { time(passes: passes) / Double(passes) }
+
+  private mutating func time(passes n: Int) -> Double {
+    let count = values.count
+    var delta = self.delta
     let start = monotonicNanos()
     values.withUnsafeMutableBufferPointer { values in
-      for i in 0..<count {
-        values[Int(indices[i])] += coefficients[i] * delta
+      indices.withUnsafeBufferPointer { indices in
+        coefficients.withUnsafeBufferPointer { coefficients in
+          for _ in 0..<n {
+            for i in 0..<count {
+              values[Int(indices[i])] += coefficients[i] * delta
+            }
+            delta = -delta * 1.0000001
+          }
+        }
       }
     }
-    samples.append(Double(monotonicNanos() - start))
-    delta = -delta * 1.0000001
+    let elapsed = Double(monotonicNanos() - start)
+    self.delta = delta
+    // Keeps the passes observable, so that they cannot be optimised away.
+    floorSink = values[count / 2]
+    return elapsed
   }
-  // Keeps the passes observable, so that they cannot be optimised away.
-  floorSink = values[count / 2]
-  return median(samples)
 }
 
 nonisolated(unsafe) var floorSink = 0.0

@@ -16,12 +16,17 @@ struct SolverBenchCommand: ParsableCommand {
       Builds the workload's system (buildNs: add every constraint, then updateVariables; for \
       N <= 200 and enaml the median of 7 builds after a warm-up build) and reports the median \
       tick (tickNs: suggestValue + updateVariables, or a remove + re-add for churn) over at \
-      least 200 ticks or 1 s, with the solver's work counters, and the floor: one multiply-add \
-      per variable a tick moves (counted through the reporting read-out on untimed ticks \
-      after the measured ones), timed in the same run; tick/floor says how close a tick \
-      comes to the work no solver can avoid. The earlier floor, one per basic value a tick \
-      changed (slacks and errors included, which a solver need not write at each tick), is \
-      printed below it and kept in the JSON (floorNs, tickOverFloor).
+      least 200 ticks or 1 s, each timed on its own, with the solver's work counters. Then \
+      the mean tick timed in batches (tickMeanNs: the median over 21 to 101 batches of whole \
+      six-tick cycles, each 100 us or longer, of the batch's time per tick), so that a tick \
+      under a microsecond is not the clock's, and the floor: one multiply-add per variable a \
+      tick moves (counted through the reporting read-out on untimed ticks), timed in samples \
+      of 100 us or longer, one after each tick batch. tick/floor is the median over the \
+      batches of a batch's mean tick over the floor sample after it: how close a tick comes \
+      to the work no solver can avoid, with a slow spell of the machine on both sides of \
+      each ratio. The earlier floor, one per basic value a tick changed (slacks and errors \
+      included, which a solver need not write at each tick), is printed below it and kept in \
+      the JSON (floorNs, tickOverFloor).
       """
   )
 
@@ -74,12 +79,14 @@ struct SolverBenchCommand: ParsableCommand {
         buildNs  \(NumberFormat.duration(result.buildNs))  (\(result.buildCounters.pivots) pivots)
         tickNs   \(NumberFormat.duration(result.tickNs))  median of \(result.ticks) ticks, \
       \(NumberFormat.fixed(perTick, 1)) pivots/tick
+        mean     \(NumberFormat.duration(result.tickMeanNs))  per tick, median of \
+      \(result.batches) batches of \(result.ticksPerBatch) ticks
       """)
     if let ratio = result.tickOverMovedFloor {
       print(
         """
           floor    \(NumberFormat.duration(result.movedFloorNs))  one multiply-add per moved \
-        variable (\(NumberFormat.fixed(result.movedPerTick, 0)) per tick): tick = \
+        variable (\(NumberFormat.fixed(result.movedPerTick, 0)) per tick): mean tick = \
         \(NumberFormat.fixed(ratio, 1))x floor
         """)
     }

@@ -79,7 +79,11 @@ struct SolverBenchTests {
     #expect(tickCounters["valuesUpdated"] == result.tickCounters.valuesUpdated)
     #expect(tickCounters["repairs"] == result.tickCounters.repairs)
     #expect(object["movedPerTick"] as? Double == result.movedPerTick)
-    #expect(object["movedFloorNs"] as? Int == Int(result.movedFloorNs.rounded()))
+    #expect(object["tickMeanNs"] as? Double == (result.tickMeanNs * 10).rounded() / 10)
+    #expect(object["ticksPerBatch"] as? Int == result.ticksPerBatch)
+    #expect(object["batches"] as? Int == result.batches)
+    #expect(object["tickOverMovedFloor"] as? Double == result.tickOverMovedFloor)
+    #expect(object["movedFloorNs"] as? Double == (result.movedFloorNs * 10).rounded() / 10)
   }
 
   /// The floor counts the variables a tick moves. A `wide` tick edits the container's width
@@ -96,5 +100,45 @@ struct SolverBenchTests {
       #expect(result.valuesPerTick > result.movedPerTick)
       #expect(result.movedFloorNs > 0 && result.tickOverMovedFloor != nil)
     }
+  }
+
+  /// Ticks are also timed in batches of whole six-value cycles, at least 21 of them, each
+  /// paired with a sample of each floor, so that a tick under a microsecond is not the
+  /// clock's.
+  @Test func ticksAreAlsoTimedInBatchesOfWholeCycles() {
+    let result = SolverWorkload.deep.measure(size: 30, minimumTicks: 12)
+    #expect(result.ticksPerBatch % 6 == 0 && result.ticksPerBatch >= 6)
+    #expect(result.batches >= 21 && result.batches <= 101)
+    #expect(result.tickMeanNs > 0)
+    let ratio = result.tickOverMovedFloor ?? 0
+    let changedRatio = result.tickOverFloor ?? 0
+    #expect(ratio > 0 && changedRatio > 0)
+    // More values changed than moved, so their floor is the larger one.
+    #expect(result.valuesPerTick > result.movedPerTick)
+  }
+
+  /// A batch is as few whole cycles as reach the target, and a floor sample as few passes.
+  @Test(arguments: [40.0, 99.0, 1_000, 16_666, 16_667, 50_000, 3e6])
+  func batchesAreTheFewestCyclesThatReachTheTarget(_ meanTickNs: Double) {
+    let ticks = ticksPerBatch(meanTickNs: meanTickNs)
+    #expect(ticks % 6 == 0 && ticks >= 6)
+    #expect(Double(ticks) * meanTickNs >= batchTargetNs || ticks == 6_000)
+    if ticks > 6 {
+      #expect(Double(ticks - 6) * meanTickNs < batchTargetNs, "\(ticks) ticks: one cycle too many")
+    }
+    let passes = passesPerSample(passNs: meanTickNs)
+    #expect(passes >= 1 && Double(passes) * meanTickNs >= batchTargetNs)
+    if passes > 1 {
+      #expect(Double(passes - 1) * meanTickNs < batchTargetNs, "\(passes) passes: one too many")
+    }
+  }
+
+  /// A clock that read no time at all (a tick under its step) or no figure still gives a
+  /// batch that is whole cycles, of the most ticks allowed.
+  @Test(arguments: [0.0, -.infinity, .nan, .infinity])
+  func anUnreadableMeanGivesTheLongestBatch(_ meanTickNs: Double) {
+    let expected = meanTickNs == .infinity ? 6 : 6_000
+    #expect(ticksPerBatch(meanTickNs: meanTickNs) == expected)
+    #expect(passesPerSample(passNs: meanTickNs) == (meanTickNs == .infinity ? 1 : 10_000))
   }
 }
