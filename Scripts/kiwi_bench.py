@@ -27,8 +27,9 @@ a millisecond moves by 2x between runs on a shared machine); otherwise buildNs =
 updateVariables). Then ticks until 200
 ticks or 1 s have passed, whichever comes first, but at least 6 (one full cycle of values);
 tickNs is the median tick. Then tickMeanNs, the mean tick timed in batches: the median over
-21 to 101 batches (0.25 s of them after the first 21) of whole six-tick cycles, each batch
-100 us or longer, of the batch's time per tick, so that a short tick is not the clock's.
+up to 101 batches of whole six-tick cycles, each batch 100 us or longer, of the batch's time
+per tick, so that a short tick is not the clock's (batches_go_on says how many: 21 or more
+when they fit in 1 s, fewer for ticks of a millisecond and more, at least one).
 The comparison table uses tickMeanNs on both sides. Clocks: time.perf_counter_ns. As timeit
 does, the cyclic garbage collector is switched off while timing.
 """
@@ -280,6 +281,17 @@ BATCH_TARGET_NS = 100_000
 MINIMUM_BATCHES = 21
 MAXIMUM_BATCHES = 101
 BATCH_LIMIT_NS = 250_000_000
+BATCH_PATIENCE_NS = 1_000_000_000
+
+
+def batches_go_on(count, elapsed_ns):
+    """Whether another batch is timed after `count` batches that took `elapsed_ns`: at least
+    one, up to MINIMUM_BATCHES for as long as BATCH_PATIENCE_NS, more up to MAXIMUM_BATCHES
+    under BATCH_LIMIT_NS; as SolverBench.swift's batchesGoOn(count:elapsedNs:)."""
+    if count >= MAXIMUM_BATCHES:
+        return False
+    return elapsed_ns < BATCH_LIMIT_NS or (count < MINIMUM_BATCHES
+                                           and elapsed_ns < BATCH_PATIENCE_NS)
 
 
 def ticks_per_batch(mean_tick_ns):
@@ -321,8 +333,7 @@ def measure(workload, size, minimum_ticks=200, time_limit_ns=1_000_000_000):
         per_batch = ticks_per_batch(sum(samples) / len(samples))
         means = []
         batches_start = clock()
-        while len(means) < MINIMUM_BATCHES or (
-                len(means) < MAXIMUM_BATCHES and clock() - batches_start < BATCH_LIMIT_NS):
+        while not means or batches_go_on(len(means), clock() - batches_start):
             before = clock()
             for u in range(t, t + per_batch):
                 system.tick(u)
@@ -645,7 +656,8 @@ def footnote(rows, binary, load, args):
         " Build = one build (solver, variables, edit variable, every constraint, then"
         " updateVariables); for N <= 200 and enaml the median of 7 builds after an untimed"
         " warm-up build. Tick = the mean tick timed in batches (tickMeanNs): the median over"
-        " 21 to 101 batches of whole six-value cycles, each 100 us or longer, of a batch's"
+        " up to 101 batches (21 or more where they fit in 1 s) of whole six-value cycles,"
+        " each 100 us or longer, of a batch's"
         " time per tick, after ticks timed one by one (tickNs, the median tick in the JSON,"
         f" over at least {args.ticks} ticks or 1 s, whichever comes first, but at least 6; ticks"
         f" timed one by one, kiwi/ours: {ticks_used or 'none'}). Timeout {args.timeout:g} s per"

@@ -160,8 +160,8 @@ extension SolverWorkload {
     var overMoved: [Double] = []
     var overChanged: [Double] = []
     let batchesStart = monotonicNanos()
-    while means.count < minimumBatches
-      || (means.count < maximumBatches && monotonicNanos() - batchesStart < batchLimitNs)
+    while means.isEmpty
+      || batchesGoOn(count: means.count, elapsedNs: monotonicNanos() - batchesStart)
     {
       let before = monotonicNanos()
       for u in t..<(t + perBatch) { system.tick(u) }
@@ -197,10 +197,21 @@ public let smallBuildRepeats = 7
 public let batchTargetNs = 100_000.0
 
 /// Batches timed for `tickMeanNs` (each with a sample of each floor after it): at least
-/// `minimumBatches`, then more until `maximumBatches` or `batchLimitNs` of batches.
+/// one; then up to `minimumBatches` for as long as `batchPatienceNs`, and more up to
+/// `maximumBatches` while they have taken under `batchLimitNs`.
 let minimumBatches = 21
 let maximumBatches = 101
 let batchLimitNs: UInt64 = 250_000_000
+let batchPatienceNs: UInt64 = 1_000_000_000
+
+/// Whether another batch is timed after `count` batches that took `elapsedNs` in all.
+/// Ticks of a millisecond and more get fewer than `minimumBatches` (kiwi's chain of 3,000
+/// boxes ticks in about 0.1 s: 21 batches of six would be 13 s more, with a build of a
+/// minute before them); they are timed to well under a percent one by one anyway.
+public func batchesGoOn(count: Int, elapsedNs: UInt64) -> Bool {
+  guard count < maximumBatches else { return false }
+  return elapsedNs < batchLimitNs || (count < minimumBatches && elapsedNs < batchPatienceNs)
+}
 
 /// Ticks per batch for ticks of `meanTickNs` on average: whole cycles of the six tick
 /// values, as few as make a batch of `batchTargetNs` or longer (one cycle for ticks of

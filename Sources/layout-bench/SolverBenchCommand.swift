@@ -17,8 +17,8 @@ struct SolverBenchCommand: ParsableCommand {
       N <= 200 and enaml the median of 7 builds after a warm-up build) and reports the median \
       tick (tickNs: suggestValue + updateVariables, or a remove + re-add for churn) over at \
       least 200 ticks or 1 s, each timed on its own, with the solver's work counters. Then \
-      the mean tick timed in batches (tickMeanNs: the median over 21 to 101 batches of whole \
-      six-tick cycles, each 100 us or longer, of the batch's time per tick), so that a tick \
+      the mean tick timed in batches (tickMeanNs: the median over up to 101 batches, 21 or \
+      more where they fit in 1 s, of whole six-tick cycles, each 100 us or longer, of the batch's time per tick), so that a tick \
       under a microsecond is not the clock's, and the floor: one multiply-add per variable a \
       tick moves (counted through the reporting read-out on untimed ticks), timed in samples \
       of 100 us or longer, one after each tick batch. tick/floor is the median over the \
