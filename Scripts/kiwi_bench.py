@@ -285,9 +285,10 @@ BATCH_PATIENCE_NS = 1_000_000_000
 
 
 def batches_go_on(count, elapsed_ns):
-    """Whether another batch is timed after `count` batches that took `elapsed_ns`: at least
-    one, up to MINIMUM_BATCHES for as long as BATCH_PATIENCE_NS, more up to MAXIMUM_BATCHES
-    under BATCH_LIMIT_NS; as SolverBench.swift's batchesGoOn(count:elapsedNs:)."""
+    """Whether another batch is timed after `count` batches that took `elapsed_ns` (their own
+    time): up to MINIMUM_BATCHES for as long as BATCH_PATIENCE_NS, more up to
+    MAXIMUM_BATCHES under BATCH_LIMIT_NS; as SolverBench.swift's batchesGoOn(count:elapsedNs:)
+    (the caller times at least one)."""
     if count >= MAXIMUM_BATCHES:
         return False
     return elapsed_ns < BATCH_LIMIT_NS or (count < MINIMUM_BATCHES
@@ -330,14 +331,23 @@ def measure(workload, size, minimum_ticks=200, time_limit_ns=1_000_000_000):
         ticks = t
 
         # The mean tick in batches of whole cycles, as SolverBench.swift's tickMeanNs.
+        # Sized again from one untimed trial batch (a single tick's time holds two clock
+        # reads), as SolverBench.swift does.
         per_batch = ticks_per_batch(sum(samples) / len(samples))
+        trial_start = clock()
+        for u in range(t, t + per_batch):
+            system.tick(u)
+        t += per_batch
+        per_batch = ticks_per_batch((clock() - trial_start) / per_batch)
         means = []
-        batches_start = clock()
-        while not means or batches_go_on(len(means), clock() - batches_start):
+        batches_ns = 0
+        while not means or batches_go_on(len(means), batches_ns):
             before = clock()
             for u in range(t, t + per_batch):
                 system.tick(u)
-            means.append((clock() - before) / per_batch)
+            elapsed = clock() - before
+            batches_ns += elapsed
+            means.append(elapsed / per_batch)
             t += per_batch
     finally:
         gc.enable()
@@ -618,13 +628,19 @@ def run_cases(binary, cases, ticks, timeout):
     return rows
 
 
+def mean_tick(result):
+    """tickMeanNs, or the median tick of a layout-bench older than 81ca99d, which has none
+    (the footnote says so)."""
+    return result.get("tickMeanNs", result["tickNs"])
+
+
 def format_table(rows, markdown):
     header = ["workload", "N", "kiwi build", "ours build", "ours/kiwi",
               "kiwi tick", "ours tick", "ours/kiwi"]
     table = []
     for workload, size, k, k_error, o, o_error in rows:
-        kb, kt = (k["buildNs"], k["tickMeanNs"]) if k else (None, None)
-        ob, ot = (o["buildNs"], o["tickMeanNs"]) if o else (None, None)
+        kb, kt = (k["buildNs"], mean_tick(k)) if k else (None, None)
+        ob, ot = (o["buildNs"], mean_tick(o)) if o else (None, None)
         table.append([
             workload, "-" if workload == "enaml" else str(size),
             fmt_ns(kb) if k else k_error, fmt_ns(ob) if o else o_error, fmt_ratio(ob, kb),
@@ -662,6 +678,10 @@ def footnote(rows, binary, load, args):
         f" over at least {args.ticks} ticks or 1 s, whichever comes first, but at least 6; ticks"
         f" timed one by one, kiwi/ours: {ticks_used or 'none'}). Timeout {args.timeout:g} s per"
         " case."
+        + (" The binary reports no tickMeanNs (older than 81ca99d): its ticks are medians."
+           if any(o and "tickMeanNs" not in o for _, _, _, _, o, _ in rows) else "")
+        + " Our batches each have a sample of the floor after them (not counted in their"
+        " time), kiwi's do not."
         " The kiwi column includes CPython's cost of driving kiwisolver: here a suggestValue +"
         f" updateVariables on a one-variable solver takes {fmt_ns(call_ns)} from Python and"
         f" building one constraint like `(x == y + 8) | 'weak'` {fmt_ns(constraint_ns)}. That is"

@@ -13,8 +13,9 @@ public struct SolverBenchResult: Sendable {
   public var tickNs: Double
   public var ticks: Int
   /// The mean tick, timed in batches: the median over `batches` batches of
-  /// `ticksPerBatch` consecutive ticks (whole cycles of the six tick values, together
-  /// `batchTargetNs` or longer) of the batch's time divided by its ticks. Two clock reads
+  /// `ticksPerBatch` consecutive ticks (whole cycles of the six tick values, sized from a
+  /// trial batch to last `batchTargetNs` or longer) of the batch's time divided by its
+  /// ticks. Two clock reads
   /// per batch, so short ticks are timed without the clock in them; a tick's share of the
   /// cycle's expensive ticks (pivots) is in it, as it is in the floors' average counts.
   public var tickMeanNs: Double
@@ -32,15 +33,17 @@ public struct SolverBenchResult: Sendable {
   /// `movedFloorNs` is the floor of the values the caller reads.
   public var floorNs: Double
   /// Variables the reporting read-out moved per tick, on average, over untimed ticks after
-  /// the measured ones (a whole number of the workloads' six-tick cycles).
+  /// the ones timed one by one (a whole number of the workloads' six-tick cycles).
   public var movedPerTick: Double
   /// One multiply-add per moved variable (`movedPerTick`), measured as `floorNs` is: the
   /// work no solver can avoid, since the caller reads every one.
   public var movedFloorNs: Double
   /// How many times the floor a mean tick costs (`nil` when ticks change no value): the
   /// median over the batches of a tick batch's mean over the floor sample timed right after
-  /// it. Paired so that a slow spell of the machine (whole processes here run 1.6x slower
-  /// for a while, a neighbour's load) slows both sides of a ratio alike.
+  /// it (not the quotient of the two medians). Paired so that a slow spell of the machine
+  /// (whole processes here run up to 1.8x slower for seconds, a neighbour's load) falls on
+  /// both sides of each ratio; it does not slow both alike, so ratios from slow spells still
+  /// differ.
   public var tickOverFloor: Double?
   /// How many times the floor of the moved variables a mean tick costs (`nil` when ticks
   /// move none), paired as `tickOverFloor` is.
@@ -150,8 +153,13 @@ extension SolverWorkload {
     let movedPerTick = Double(moved) / Double(counted)
 
     // The same ticks in batches of whole cycles (`tickMeanNs`), each followed by a sample of
-    // each floor.
-    let perBatch = ticksPerBatch(meanTickNs: samples.reduce(0, +) / Double(samples.count))
+    // each floor. A single tick's time holds two clock reads, so the batch is sized again
+    // from one untimed trial batch.
+    var perBatch = ticksPerBatch(meanTickNs: samples.reduce(0, +) / Double(samples.count))
+    let trialStart = monotonicNanos()
+    for u in t..<(t + perBatch) { system.tick(u) }
+    t += perBatch
+    perBatch = ticksPerBatch(meanTickNs: Double(monotonicNanos() - trialStart) / Double(perBatch))
     var movedFloor = UpdateFloor(values: Int(movedPerTick.rounded()))
     var changedFloor = UpdateFloor(values: changed)
     var means: [Double] = []
@@ -159,13 +167,13 @@ extension SolverWorkload {
     var changedFloors: [Double] = []
     var overMoved: [Double] = []
     var overChanged: [Double] = []
-    let batchesStart = monotonicNanos()
-    while means.isEmpty
-      || batchesGoOn(count: means.count, elapsedNs: monotonicNanos() - batchesStart)
-    {
+    var batchesNs: UInt64 = 0
+    while means.isEmpty || batchesGoOn(count: means.count, elapsedNs: batchesNs) {
       let before = monotonicNanos()
       for u in t..<(t + perBatch) { system.tick(u) }
-      let mean = Double(monotonicNanos() - before) / Double(perBatch)
+      let elapsed = monotonicNanos() - before
+      batchesNs += elapsed
+      let mean = Double(elapsed) / Double(perBatch)
       t += perBatch
       means.append(mean)
       if let floor = movedFloor?.sample() {
@@ -194,21 +202,22 @@ public let smallBuildRepeats = 7
 /// The shortest batch `tickMeanNs` and the floors time: the clock's two reads (20-50 ns)
 /// and its steps (10 ns) are then under 0.1% of a sample, and so is refilling the first
 /// level of cache that the other side's batch took (32 KB from the second level).
-public let batchTargetNs = 100_000.0
+package let batchTargetNs = 100_000.0
 
 /// Batches timed for `tickMeanNs` (each with a sample of each floor after it): at least
 /// one; then up to `minimumBatches` for as long as `batchPatienceNs`, and more up to
 /// `maximumBatches` while they have taken under `batchLimitNs`.
-let minimumBatches = 21
-let maximumBatches = 101
-let batchLimitNs: UInt64 = 250_000_000
-let batchPatienceNs: UInt64 = 1_000_000_000
+package let minimumBatches = 21
+package let maximumBatches = 101
+package let batchLimitNs: UInt64 = 250_000_000
+package let batchPatienceNs: UInt64 = 1_000_000_000
 
-/// Whether another batch is timed after `count` batches that took `elapsedNs` in all.
+/// Whether another batch is timed after `count` batches that took `elapsedNs` in all (the
+/// batches' own time, not the floor samples between them).
 /// Ticks of a millisecond and more get fewer than `minimumBatches` (kiwi's chain of 3,000
 /// boxes ticks in about 0.1 s: 21 batches of six would be 13 s more, with a build of a
 /// minute before them); they are timed to well under a percent one by one anyway.
-public func batchesGoOn(count: Int, elapsedNs: UInt64) -> Bool {
+package func batchesGoOn(count: Int, elapsedNs: UInt64) -> Bool {
   guard count < maximumBatches else { return false }
   return elapsedNs < batchLimitNs || (count < minimumBatches && elapsedNs < batchPatienceNs)
 }
@@ -216,7 +225,7 @@ public func batchesGoOn(count: Int, elapsedNs: UInt64) -> Bool {
 /// Ticks per batch for ticks of `meanTickNs` on average: whole cycles of the six tick
 /// values, as few as make a batch of `batchTargetNs` or longer (one cycle for ticks of
 /// 17 us or more).
-public func ticksPerBatch(meanTickNs: Double) -> Int {
+package func ticksPerBatch(meanTickNs: Double) -> Int {
   // No time read (or no figure): the longest batch.
   guard meanTickNs > 0 else { return 6 * 1_000 }
   let cycles = (batchTargetNs / (6 * meanTickNs)).rounded(.up)
@@ -224,16 +233,17 @@ public func ticksPerBatch(meanTickNs: Double) -> Int {
 }
 
 /// Passes per sample of the floor when one pass takes `passNs`: as few as make a sample of
-/// `batchTargetNs` or longer.
-public func passesPerSample(passNs: Double) -> Int {
-  guard passNs > 0 else { return 10_000 }
-  return Int(Swift.min(Swift.max((batchTargetNs / passNs).rounded(.up), 1), 10_000))
+/// `batchTargetNs` or longer (at most 100,000: a pass of one value takes about 1 ns).
+package func passesPerSample(passNs: Double) -> Int {
+  guard passNs > 0 else { return 100_000 }
+  return Int(Swift.min(Swift.max((batchTargetNs / passNs).rounded(.up), 1), 100_000))
 }
 
 /// The work no solver can avoid when a tick changes `values` numbers: updating each once,
 /// `value[i] += coefficient[i] * d` through an index array (a solver's values are indexed by
 /// symbol), timed in samples of as many passes as make a sample last `batchTargetNs` (one
-/// pass from about 100 us on), as `tickMeanNs` is timed.
+/// pass from about 100 us on), as `tickMeanNs` is timed: the time of a pass among passes
+/// run back to back, as a tick is among ticks.
 struct UpdateFloor {
   private var values: [Double]
   private let indices: [Int32]

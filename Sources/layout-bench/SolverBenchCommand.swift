@@ -18,15 +18,16 @@ struct SolverBenchCommand: ParsableCommand {
       tick (tickNs: suggestValue + updateVariables, or a remove + re-add for churn) over at \
       least 200 ticks or 1 s, each timed on its own, with the solver's work counters. Then \
       the mean tick timed in batches (tickMeanNs: the median over up to 101 batches, 21 or \
-      more where they fit in 1 s, of whole six-tick cycles, each 100 us or longer, of the batch's time per tick), so that a tick \
-      under a microsecond is not the clock's, and the floor: one multiply-add per variable a \
-      tick moves (counted through the reporting read-out on untimed ticks), timed in samples \
-      of 100 us or longer, one after each tick batch. tick/floor is the median over the \
-      batches of a batch's mean tick over the floor sample after it: how close a tick comes \
-      to the work no solver can avoid, with a slow spell of the machine on both sides of \
-      each ratio. The earlier floor, one per basic value a tick changed (slacks and errors \
-      included, which a solver need not write at each tick), is printed below it and kept in \
-      the JSON (floorNs, tickOverFloor).
+      more where they fit in 1 s, of whole six-tick cycles sized to last 100 us or longer, \
+      of the batch's time per tick), so that a tick under a microsecond is not the clock's, \
+      and the floor: one multiply-add per variable a tick moves (counted through the \
+      reporting read-out on untimed ticks), timed in samples of 100 us or longer, one after \
+      each tick batch. tick/floor is the median over the batches of a batch's mean tick over \
+      the floor sample after it: how close a tick comes to the work no solver can avoid, \
+      with a slow spell of the machine on both sides of each ratio. The earlier floor, one \
+      per basic value a tick changed (slacks and errors included, which a solver need not \
+      write at each tick), is printed below it and kept in the JSON (floorNs, \
+      tickOverFloor).
       """
   )
 
@@ -94,7 +95,7 @@ struct SolverBenchCommand: ParsableCommand {
       print(
         """
                    \(NumberFormat.duration(result.floorNs))  one per changed value, slacks and \
-        errors too (\(NumberFormat.fixed(result.valuesPerTick, 0)) per tick): tick = \
+        errors too (\(NumberFormat.fixed(result.valuesPerTick, 0)) per tick): mean tick = \
         \(NumberFormat.fixed(ratio, 1))x
         """)
     }

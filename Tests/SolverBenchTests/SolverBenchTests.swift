@@ -84,6 +84,9 @@ struct SolverBenchTests {
     #expect(object["batches"] as? Int == result.batches)
     let ratio = try #require(object["tickOverMovedFloor"] as? Double)
     #expect(abs(ratio - (result.tickOverMovedFloor ?? 0)) <= 1e-12 * ratio)
+    #expect(object["floorNs"] as? Double == (result.floorNs * 10).rounded() / 10)
+    let changedRatio = try #require(object["tickOverFloor"] as? Double)
+    #expect(abs(changedRatio - (result.tickOverFloor ?? 0)) <= 1e-12 * changedRatio)
     #expect(object["movedFloorNs"] as? Double == (result.movedFloorNs * 10).rounded() / 10)
   }
 
@@ -104,23 +107,35 @@ struct SolverBenchTests {
   }
 
   /// Ticks are also timed in batches of whole six-value cycles, 21 or more when they fit
-  /// in a second (these do), each
-  /// paired with a sample of each floor, so that a tick under a microsecond is not the
-  /// clock's.
-  @Test func ticksAreAlsoTimedInBatchesOfWholeCycles() {
+  /// in a second (these do), each paired with a sample of each floor, so that a tick under
+  /// a microsecond is not the clock's. The batches come after the ticks timed one by one,
+  /// whose count and work the result keeps.
+  @Test func ticksAreAlsoTimedInBatchesOfWholeCycles() throws {
     let result = SolverWorkload.deep.measure(size: 30, minimumTicks: 12)
     #expect(result.ticksPerBatch % 6 == 0 && result.ticksPerBatch >= 6)
     #expect(result.batches >= 21 && result.batches <= 101)
-    #expect(result.tickMeanNs > 0)
-    let ratio = result.tickOverMovedFloor ?? 0
-    let changedRatio = result.tickOverFloor ?? 0
-    #expect(ratio > 0 && changedRatio > 0)
-    // More values changed than moved, so their floor is the larger one.
-    #expect(result.valuesPerTick > result.movedPerTick)
+    // A mean over ticks of the same system is of the order of the median tick.
+    #expect(result.tickMeanNs > result.tickNs / 10 && result.tickMeanNs < result.tickNs * 10)
+    // Each ratio is the median of the batches' ratios, tick over floor: near the quotient of
+    // the medians, and not its inverse (a deep tick costs more than its floor).
+    let ratio = try #require(result.tickOverMovedFloor)
+    let quotient = result.tickMeanNs / result.movedFloorNs
+    #expect(
+      quotient > 1 && ratio > quotient / 2 && ratio < quotient * 2, "\(ratio), \(quotient)")
+    let changedRatio = try #require(result.tickOverFloor)
+    let changedQuotient = result.tickMeanNs / result.floorNs
+    #expect(changedRatio > changedQuotient / 2 && changedRatio < changedQuotient * 2)
+    // `ticks` and `tickCounters` are those of the ticks timed one by one, as a fresh system
+    // counts them.
+    #expect(result.ticks == 12)
+    let fresh = SolverWorkload.deep.build(size: 30)
+    let built = fresh.solver.counters
+    for t in 0..<12 { fresh.tick(t) }
+    #expect(fresh.solver.counters - built == result.tickCounters)
   }
 
   /// A batch is as few whole cycles as reach the target, and a floor sample as few passes.
-  @Test(arguments: [40.0, 99.0, 1_000, 16_666, 16_667, 50_000, 3e6])
+  @Test(arguments: [5.0, 40, 99, 1_000, 16_666, 16_667, 50_000, 3e6])
   func batchesAreTheFewestCyclesThatReachTheTarget(_ meanTickNs: Double) {
     let ticks = ticksPerBatch(meanTickNs: meanTickNs)
     #expect(ticks % 6 == 0 && ticks >= 6)
@@ -135,13 +150,13 @@ struct SolverBenchTests {
     }
   }
 
-  /// A clock that read no time at all (a tick under its step) or no figure still gives a
-  /// batch that is whole cycles, of the most ticks allowed.
+  /// A mean the clock could not read (zero, or no figure) gives the longest batch and
+  /// sample; an infinite one, the shortest.
   @Test(arguments: [0.0, -.infinity, .nan, .infinity])
   func anUnreadableMeanGivesTheLongestBatch(_ meanTickNs: Double) {
-    let expected = meanTickNs == .infinity ? 6 : 6_000
-    #expect(ticksPerBatch(meanTickNs: meanTickNs) == expected)
-    #expect(passesPerSample(passNs: meanTickNs) == (meanTickNs == .infinity ? 1 : 10_000))
+    let infinite = meanTickNs == .infinity
+    #expect(ticksPerBatch(meanTickNs: meanTickNs) == (infinite ? 6 : 6_000))
+    #expect(passesPerSample(passNs: meanTickNs) == (infinite ? 1 : 100_000))
   }
 
   /// Batches stop at 101, go on to 21 for up to a second, and past that only while they
@@ -154,5 +169,24 @@ struct SolverBenchTests {
     #expect(!batchesGoOn(count: 21, elapsedNs: 250_000_000))
     #expect(batchesGoOn(count: 100, elapsedNs: 0))
     #expect(!batchesGoOn(count: 101, elapsedNs: 0))
+  }
+
+  /// Scripts/kiwi_bench.py times kiwi's batches by the same rule, with the same constants.
+  @Test func theKiwiScriptBatchesByTheSameRule() throws {
+    let script = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Scripts/kiwi_bench.py"), encoding: .utf8)
+    func constant(_ name: String) -> Double? {
+      for line in script.split(separator: "\n") where line.hasPrefix(name + " = ") {
+        return Double(line.dropFirst(name.count + 3).replacingOccurrences(of: "_", with: ""))
+      }
+      return nil
+    }
+    #expect(constant("BATCH_TARGET_NS") == batchTargetNs)
+    #expect(constant("MINIMUM_BATCHES") == Double(minimumBatches))
+    #expect(constant("MAXIMUM_BATCHES") == Double(maximumBatches))
+    #expect(constant("BATCH_LIMIT_NS") == Double(batchLimitNs))
+    #expect(constant("BATCH_PATIENCE_NS") == Double(batchPatienceNs))
+    #expect(script.contains("def ticks_per_batch(") && script.contains("def batches_go_on("))
   }
 }
