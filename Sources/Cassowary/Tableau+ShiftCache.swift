@@ -69,10 +69,13 @@ struct ShiftColumn {
   /// the read-out then walks `entries.externals` itself, and anything else that reads the
   /// lists first has them listed (`Tableau.settleShifts()`).
   var unlisted = false
-  /// The sum of the shifts not yet added to the externals' values, while `unlisted` (a
-  /// column of `ShiftCache.deferredExternals` externals or more): the read-out adds it as
-  /// it copies them (one pass over them, not a shift's and a copy's), and a settle before
-  /// it.
+  /// The sum of the shifts not yet added to the externals' values in `values` (a column of
+  /// `ShiftCache.deferredExternals` externals or more). The read-out adds it to each value
+  /// as it copies them (one pass over them, not a shift's and a copy's) and leaves it owed:
+  /// the values in `values` stay behind until a settle adds it (before anything else reads
+  /// a value or a row), so the read-out's pass stores only the copies. A read-out that
+  /// finds a second column shifted or owing, or externals listed besides, adds every
+  /// column's sum to `values` first (`Tableau.drainUnlistedColumns`).
   var externalShift = 0.0
   /// Whether the externals' entries hold their variables (`ShiftEntry.variable`): the first
   /// read-out that walks the column looks them up, later ones read them with the entry.
@@ -328,16 +331,18 @@ extension Tableau {
 
   /// Hands the externals of each unlisted column to `body` (the read-out), with whether
   /// their entries hold their variables (`body` stores them when not) and the shift still
-  /// to add to their values in `values` (`body` adds it and writes them back), then marks
-  /// them read: the columns are listed, and only pending sums keep the shifts pending.
-  /// With several unlisted columns, one of which at least has externals that wait for a
-  /// shift, every column's shift is added first (they may move the same values), and
-  /// `body` gets none. Inlined into the read-out, with `body`: called
-  /// through a closure, the copy cost a call per column and 470 instructions per enaml
-  /// read-out more.
+  /// to add to their values in `values` (`body` adds it to the copies and leaves `values`
+  /// as they are: the shift stays owed, `ShiftColumn.externalShift`), then marks them read:
+  /// the columns are listed, and only pending or owed sums keep the shifts pending.
+  /// With a column whose externals wait for a shift and anything else to copy (another
+  /// column unlisted or owing, or `listed` externals, which the read-out copies from
+  /// `values` after the columns), every column's shift is added to `values` first (they
+  /// may move the same values), and `body` gets none. Inlined into the read-out, with
+  /// `body`: called through a closure, the copy cost a call per column and 470
+  /// instructions per enaml read-out more.
   @inline(__always)
   mutating func drainUnlistedColumns(
-    values: UnsafeMutableBufferPointer<Double>,
+    values: UnsafeMutableBufferPointer<Double>, listed: Int,
     _ body: (
       UnsafeMutableBufferPointer<ShiftEntry<Symbol>>, _ variablesKnown: Bool, _ shift: Double
     ) -> Void
@@ -347,17 +352,19 @@ extension Tableau {
     var pending = shiftCache.deferring >= 0
     // By index: a `for column in` loop copies each column, a retain and a release of its
     // buffers.
-    // A column whose externals wait, and any other unlisted column (which may move the
-    // same variables, its own shift already in their values): every wait ends before
-    // anything is copied, else a shared variable would be copied and reported once short of
-    // its final value and again at it (found in review).
+    // A column whose externals wait, and any other column unlisted or owing (which may move
+    // the same variables, its own shift already in their values or owed), or any listed
+    // external: every wait ends before anything is copied, else a shared variable would be
+    // copied and reported once short of its final value and again at it (found in review),
+    // or copied last from a value still owed a shift.
     var waiting = false
-    var unlisted = 0
-    for k in shiftCache.columns.indices where shiftCache.columns[k].unlisted {
-      unlisted &+= 1
+    var involved = 0
+    for k in shiftCache.columns.indices
+    where shiftCache.columns[k].unlisted || shiftCache.columns[k].externalShift != 0 {
+      involved &+= 1
       if shiftCache.columns[k].externalShift != 0 { waiting = true }
     }
-    if waiting && unlisted > 1 {
+    if waiting && (involved > 1 || listed > 0) {
       for k in shiftCache.columns.indices where shiftCache.columns[k].externalShift != 0 {
         guard shiftCache.columns[k].version == structureVersion else { continue }
         Tableau.moveExternals(
@@ -370,7 +377,6 @@ extension Tableau {
       if shiftCache.columns[k].unlisted {
         shiftCache.columns[k].unlisted = false
         let shift = shiftCache.columns[k].externalShift
-        shiftCache.columns[k].externalShift = 0
         // A column is unlisted only between its shift and the next settle, and every change
         // of the rows settles first: one of another version is a path that did not.
         if shiftCache.columns[k].version == structureVersion {
@@ -382,10 +388,13 @@ extension Tableau {
           shiftCache.columns[k].variablesKnown = true
         } else {
           assertionFailure("rows changed before the pending shifts were settled")
+          shiftCache.columns[k].externalShift = 0
           damaged = true
         }
       }
-      if shiftCache.columns[k].pending != 0 { pending = true }
+      if shiftCache.columns[k].pending != 0 || shiftCache.columns[k].externalShift != 0 {
+        pending = true
+      }
     }
     pendingShifts = pending
   }
@@ -442,7 +451,8 @@ extension Tableau {
     for k in shiftCache.columns.indices {
       let pending = shiftCache.columns[k].pending
       let unlisted = shiftCache.columns[k].unlisted
-      guard pending != 0 || unlisted else { continue }
+      let owed = shiftCache.columns[k].externalShift
+      guard pending != 0 || unlisted || owed != 0 else { continue }
       shiftCache.columns[k].pending = 0
       shiftCache.columns[k].unlisted = false
       // Its rows changed under it (a path that did not settle first, which the debug
@@ -459,14 +469,14 @@ extension Tableau {
         Tableau.shiftDirectRows(entries.direct, by: pending, rows: &rows)
         counters.rowsTouched &+= entries.direct.count
       }
-      if unlisted {
-        let shift = shiftCache.columns[k].externalShift
-        shiftCache.columns[k].externalShift = 0
-        if shift != 0 {
-          values.withUnsafeMutableBufferPointer { values in
-            Tableau.moveExternals(entries.externals, by: shift, values: values)
-          }
+      // The shift its externals wait for, or owe since a read-out copied them with it.
+      shiftCache.columns[k].externalShift = 0
+      if owed != 0 {
+        values.withUnsafeMutableBufferPointer { values in
+          Tableau.moveExternals(entries.externals, by: owed, values: values)
         }
+      }
+      if unlisted {
         expansion.listed.reserve(entries.externals.count)
         Tableau.listShifted(
           entries.externals, marks: &symbolMarks, changedExternals: &changedExternals,

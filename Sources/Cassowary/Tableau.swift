@@ -260,7 +260,9 @@ struct Tableau {
       var values: [Double] = []
       swap(&values, &self.values)
       values.withUnsafeMutableBufferPointer { values in
-        drainUnlistedColumns(values: values) { shifted($0, $1, $2, values) }
+        drainUnlistedColumns(values: values, listed: changedExternals.count) {
+          shifted($0, $1, $2, values)
+        }
       }
       swap(&values, &self.values)
     }

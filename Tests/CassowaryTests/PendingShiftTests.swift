@@ -268,12 +268,25 @@ import Testing
 
   /// Settling applies the sum of the pending shifts: the rows then hold what shifting them
   /// at each suggestion would have given, and every row evaluates to its basic value.
+  /// The same with a read-out after every suggestion, which leaves a long column's shift
+  /// owed to the tableau's values: the settle adds it.
   @Test(arguments: representations, childCounts)
   func settledRowsEvaluateToTheirValues(
     _ representation: Solver.Representation, _ count: Int
   ) throws {
+    for readingOut in [false, true] {
+      try settledRowsEvaluateToTheirValues(representation, count, readingOut: readingOut)
+    }
+  }
+
+  func settledRowsEvaluateToTheirValues(
+    _ representation: Solver.Representation, _ count: Int, readingOut: Bool
+  ) throws {
     let system = try System(representation, children: count)
-    for value in Self.run { try system.solver.suggestValue(system.w, value) }
+    for value in Self.run {
+      try system.solver.suggestValue(system.w, value)
+      if readingOut { system.solver.updateVariables() }
+    }
     var tableau = system.solver.tableau
     let pending = tableau.pendingShifts
     #expect(pending)
@@ -289,6 +302,77 @@ import Testing
       let basic = tableau.rowBasic[slot]
       #expect(isClose(tableau.evaluate(tableau.rows[slot]), tableau.values[basic.index]))
     }
+  }
+
+  /// A read-out of a long column's shift leaves the shift owed: the copies hold the values,
+  /// the tableau's stay behind until a settle, and the column's sum keeps growing with the
+  /// next suggestions. Whatever follows the run (read out after every suggestion) solves
+  /// as a solver that saw only the last suggestion, and later suggestions too.
+  @Test(arguments: representations, FollowUp.allCases)
+  func whatFollowsReadOutsOfCachedSuggestionsSolvesAsWithoutThem(
+    _ representation: Solver.Representation, _ followUp: FollowUp
+  ) throws {
+    let count = ShiftCache.deferredExternals + 8
+    let run = try System(representation, children: count)
+    for value in Self.run {
+      try run.solver.suggestValue(run.w, value)
+      _ = System.readOut(run.solver)
+      for child in run.children { expectValue(run.solver, child, value / 2) }
+    }
+    let owing = run.solver.tableau.shiftCache.columns.filter { $0.externalShift != 0 }
+    #expect(owing.count == 1, "the column owes its externals the shifts it read out")
+    #expect(run.solver.tableau.pendingShifts)
+    let symbol = run.solver.variableSymbols[Int(run.children[1].index)]
+    #expect(run.solver.tableau.values[symbol.index] != Self.run.last! / 2, "not written back")
+    _ = try run.apply(followUp)
+
+    let reference = try System(representation, children: count)
+    try reference.solver.suggestValue(reference.w, Self.run.last!)
+    _ = try reference.apply(followUp)
+    for (a, b) in zip([run.w] + run.children, [reference.w] + reference.children) {
+      expectValue(run.solver, a, reference.solver.value(of: b))
+    }
+    guard followUp != .removeEdit else { return }
+    for value in [180.0, 50, 120, 240] {
+      try run.solver.suggestValue(run.w, value)
+      try reference.solver.suggestValue(reference.w, value)
+      let (moved, referenceMoved) = (System.readOut(run.solver), System.readOut(reference.solver))
+      for (a, b) in zip([run.w] + run.children, [reference.w] + reference.children) {
+        expectValue(run.solver, a, reference.solver.value(of: b))
+      }
+      for (index, value) in moved { #expect(isClose(value, referenceMoved[index] ?? value)) }
+    }
+  }
+
+  /// An operation between two read-outs of a long column settles what the first left owed
+  /// and lists what it moved; a suggestion after it leaves the column waiting again, and the
+  /// read-out, which copies the listed values after the columns, adds the wait to the
+  /// tableau first: every value comes out at its solution, each reported once.
+  @Test(arguments: representations)
+  func anOwedColumnAndListedValuesAreCopiedAtTheirValues(
+    _ representation: Solver.Representation
+  ) throws {
+    let count = ShiftCache.deferredExternals + 8
+    let run = try System(representation, children: count)
+    for value in Self.run {
+      try run.solver.suggestValue(run.w, value)
+      _ = System.readOut(run.solver)
+    }
+    // The first child's bound moves over its half: a pivot, which lists what it moves.
+    try run.solver.setConstant(-150, of: run.bounds[0])
+    #expect(!run.solver.tableau.changedExternals.isEmpty)
+    // The first suggestion after the pivot takes the general path; the second builds the
+    // column again, and its externals wait.
+    try run.solver.suggestValue(run.w, 250)
+    try run.solver.suggestValue(run.w, 260)
+    #expect(run.solver.tableau.shiftCache.columns.contains { $0.externalShift != 0 })
+    #expect(!run.solver.tableau.changedExternals.isEmpty)
+    let moved = System.readOut(run.solver)
+    #expect(run.solver.tableau.shiftCache.columns.allSatisfy { $0.externalShift == 0 })
+    expectValue(run.solver, run.children[0], 150)
+    for child in run.children.dropFirst() { expectValue(run.solver, child, 130) }
+    #expect(moved[run.children[0].index].map { isClose($0, 150) } ?? false)
+    #expect(moved[run.children[1].index].map { isClose($0, 130) } ?? false)
   }
 }
 
