@@ -129,8 +129,9 @@ struct Tableau {
   /// equality that the batch as a whole keeps).
   var deferredDummyChecks: [Symbol]?
   var shiftCache = ShiftCache()
-  /// Whether some cached column has shifts its direct rows' constants do not have yet, or
-  /// moved externals it has not listed (`settleShifts()`).
+  /// Whether some cached column has shifts its direct rows' constants do not have yet,
+  /// moved externals it has not listed, or a shift its externals' values owe since a
+  /// read-out copied them with it (`settleShifts()`).
   var pendingShifts = false
   /// After a failure to make the required constraints hold: the parametric symbols that
   /// blocked it (the last phase-one objective's, or the cells of the row the dual simplex
@@ -240,13 +241,15 @@ struct Tableau {
   /// Hands the externals of each cached column shifted since the last call without
   /// listing them to `shifted` (`ShiftColumn.unlisted`), with whether their entries hold
   /// their variables (it stores them when not) and the shift still to add to their values
-  /// (it adds it, and writes the values back); then every external symbol listed as
-  /// changed to `body`, with the values by symbol index, as buffers: the whole list at
-  /// once, so that a loop can request the lines of values some way ahead. A symbol may come
-  /// more than once, each time at its final value: the columns come first (a listed symbol
-  /// that a column also moves was listed before the column's shift, which a settle would
-  /// otherwise have applied), and when several columns hold shifts, all of them are added
-  /// before any is handed over. The values read out are the audited ones: the list of
+  /// (it adds it to the copies and leaves the values owing it,
+  /// `ShiftColumn.externalShift`); then every external symbol listed as changed to `body`,
+  /// with the values by symbol index, as buffers: the whole list at once, so that a loop
+  /// can request the lines of values some way ahead. A symbol may come more than once, each
+  /// time at its final value: the columns come first (a listed symbol that a column also
+  /// moves was listed before the column's shift, which a settle would otherwise have
+  /// applied), and when a column's shift waits or is owed and anything else is handed over
+  /// (another column, or listed symbols), every column's shift is added to the values
+  /// first. The values read out are the audited ones: the list of
   /// unchecked values empties too.
   @inline(__always)
   mutating func drainChangedList(
