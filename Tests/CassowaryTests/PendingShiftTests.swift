@@ -111,7 +111,15 @@ import Testing
     for (index, value) in moved { #expect(isClose(value, referenceMoved[index] ?? .nan)) }
     // Then a few more suggestions, cached again where the follow-up kept the edit.
     guard followUp != .removeEdit else { return }
-    for value in [180.0, 50, 120] {
+    try Self.expectSameSuggestions(run, reference, [180, 50, 120])
+  }
+
+  /// Suggests each value to both systems' edit and reads both out: the same values, the
+  /// same variables reported at the same values (both read out before).
+  static func expectSameSuggestions(
+    _ run: System, _ reference: System, _ values: [Double]
+  ) throws {
+    for value in values {
       try run.solver.suggestValue(run.w, value)
       try reference.solver.suggestValue(reference.w, value)
       let (moved, referenceMoved) = (System.readOut(run.solver), System.readOut(reference.solver))
@@ -119,6 +127,7 @@ import Testing
         expectValue(run.solver, a, reference.solver.value(of: b))
       }
       #expect(Set(moved.keys) == Set(referenceMoved.keys))
+      for (index, value) in moved { #expect(isClose(value, referenceMoved[index] ?? .nan)) }
     }
   }
 
@@ -348,16 +357,7 @@ import Testing
       expectValue(run.solver, a, reference.solver.value(of: b))
     }
     guard followUp != .removeEdit else { return }
-    for value in [180.0, 50, 120, 240] {
-      try run.solver.suggestValue(run.w, value)
-      try reference.solver.suggestValue(reference.w, value)
-      let (moved, referenceMoved) = (System.readOut(run.solver), System.readOut(reference.solver))
-      for (a, b) in zip([run.w] + run.children, [reference.w] + reference.children) {
-        expectValue(run.solver, a, reference.solver.value(of: b))
-      }
-      #expect(Set(moved.keys) == Set(referenceMoved.keys))
-      for (index, value) in moved { #expect(isClose(value, referenceMoved[index] ?? .nan)) }
-    }
+    try Self.expectSameSuggestions(run, reference, [180, 50, 120, 240])
   }
 
   /// An operation between two read-outs of a long column settles what the first left owed
