@@ -328,6 +328,18 @@ import Testing
     }
   }
 
+  /// A system whose column is long enough that its externals wait for the read-out
+  /// (`ShiftCache.deferredExternals`), through the run of suggestions, each read out.
+  static func longColumnReadOutOneByOne(_ representation: Solver.Representation) throws -> System {
+    let run = try System(representation, children: ShiftCache.deferredExternals + 8)
+    for value in Self.run {
+      try run.solver.suggestValue(run.w, value)
+      _ = System.readOut(run.solver)
+      for child in run.children { expectValue(run.solver, child, value / 2) }
+    }
+    return run
+  }
+
   /// A read-out of a long column's shift leaves the shift owed: the copies hold the values,
   /// the tableau's stay behind until a settle, and the column's sum keeps growing with the
   /// next suggestions. Whatever follows the run (read out after every suggestion) solves
@@ -336,13 +348,7 @@ import Testing
   func whatFollowsReadOutsOfCachedSuggestionsSolvesAsWithoutThem(
     _ representation: Solver.Representation, _ followUp: FollowUp
   ) throws {
-    let count = ShiftCache.deferredExternals + 8
-    let run = try System(representation, children: count)
-    for value in Self.run {
-      try run.solver.suggestValue(run.w, value)
-      _ = System.readOut(run.solver)
-      for child in run.children { expectValue(run.solver, child, value / 2) }
-    }
+    let run = try Self.longColumnReadOutOneByOne(representation)
     let owing = run.solver.tableau.shiftCache.columns.filter { $0.externalShift != 0 }
     #expect(owing.count == 1, "the column owes its externals the shifts it read out")
     #expect(run.solver.tableau.pendingShifts)
@@ -350,7 +356,7 @@ import Testing
     #expect(run.solver.tableau.values[symbol.index] != Self.run.last! / 2, "not written back")
     _ = try run.apply(followUp)
 
-    let reference = try System(representation, children: count)
+    let reference = try System(representation, children: run.children.count)
     try reference.solver.suggestValue(reference.w, Self.run.last!)
     _ = try reference.apply(followUp)
     for (a, b) in zip([run.w] + run.children, [reference.w] + reference.children) {
@@ -368,12 +374,7 @@ import Testing
   func anOwedColumnAndListedValuesAreCopiedAtTheirValues(
     _ representation: Solver.Representation
   ) throws {
-    let count = ShiftCache.deferredExternals + 8
-    let run = try System(representation, children: count)
-    for value in Self.run {
-      try run.solver.suggestValue(run.w, value)
-      _ = System.readOut(run.solver)
-    }
+    let run = try Self.longColumnReadOutOneByOne(representation)
     // The first child's bound moves over its half: a pivot, which lists what it moves.
     try run.solver.setConstant(-150, of: run.bounds[0])
     #expect(!run.solver.tableau.changedExternals.isEmpty)
