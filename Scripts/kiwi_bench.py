@@ -27,8 +27,8 @@ a millisecond moves by 2x between runs on a shared machine); otherwise buildNs =
 updateVariables). Then ticks until 200
 ticks or 1 s have passed, whichever comes first, but at least 6 (one full cycle of values);
 tickNs is the median tick. Then tickMeanNs, the mean tick timed in batches: the median over
-up to 101 batches of whole six-tick cycles, each batch 100 us or longer, of the batch's time
-per tick, so that a short tick is not the clock's (batches_go_on says how many: 21 or more
+up to 101 batches of whole six-tick cycles, each batch sized from an untimed trial batch to
+last 100 us or longer, of the batch's time per tick, so that a short tick is not the clock's (batches_go_on says how many: 21 or more
 when they fit in 1 s, fewer for ticks of a millisecond and more, at least one).
 The comparison table uses tickMeanNs on both sides. Clocks: time.perf_counter_ns. As timeit
 does, the cyclic garbage collector is switched off while timing.

@@ -160,13 +160,9 @@ extension SolverWorkload {
     for u in t..<(t + perBatch) { system.tick(u) }
     t += perBatch
     perBatch = ticksPerBatch(meanTickNs: Double(monotonicNanos() - trialStart) / Double(perBatch))
-    var movedFloor = UpdateFloor(values: Int(movedPerTick.rounded()))
-    var changedFloor = UpdateFloor(values: changed)
+    var movedFloor = PairedFloor(values: Int(movedPerTick.rounded()))
+    var changedFloor = PairedFloor(values: changed)
     var means: [Double] = []
-    var movedFloors: [Double] = []
-    var changedFloors: [Double] = []
-    var overMoved: [Double] = []
-    var overChanged: [Double] = []
     var batchesNs: UInt64 = 0
     while means.isEmpty || batchesGoOn(count: means.count, elapsedNs: batchesNs) {
       let before = monotonicNanos()
@@ -176,23 +172,15 @@ extension SolverWorkload {
       let mean = Double(elapsed) / Double(perBatch)
       t += perBatch
       means.append(mean)
-      if let floor = movedFloor?.sample() {
-        movedFloors.append(floor)
-        overMoved.append(mean / floor)
-      }
-      if let floor = changedFloor?.sample() {
-        changedFloors.append(floor)
-        overChanged.append(mean / floor)
-      }
+      movedFloor.sample(after: mean)
+      changedFloor.sample(after: mean)
     }
     return SolverBenchResult(
       workload: self, size: size, buildNs: buildNs, tickNs: median(samples),
       ticks: samples.count, tickMeanNs: median(means), ticksPerBatch: perBatch,
       batches: means.count, buildCounters: buildCounters, tickCounters: tickCounters,
-      floorNs: changedFloors.isEmpty ? 0 : median(changedFloors), movedPerTick: movedPerTick,
-      movedFloorNs: movedFloors.isEmpty ? 0 : median(movedFloors),
-      tickOverFloor: overChanged.isEmpty ? nil : median(overChanged),
-      tickOverMovedFloor: overMoved.isEmpty ? nil : median(overMoved))
+      floorNs: changedFloor.ns, movedPerTick: movedPerTick, movedFloorNs: movedFloor.ns,
+      tickOverFloor: changedFloor.ratio, tickOverMovedFloor: movedFloor.ratio)
   }
 }
 
@@ -288,6 +276,28 @@ struct UpdateFloor {
     floorSink = values[count / 2]
     return elapsed
   }
+}
+
+/// A floor sampled after each tick batch: its samples, and each batch's mean tick over the
+/// sample after it. No values, no floor: 0 and no ratio.
+struct PairedFloor {
+  private var floor: UpdateFloor?
+  private var samples: [Double] = []
+  private var ratios: [Double] = []
+
+  init(values count: Int) { floor = UpdateFloor(values: count) }
+
+  /// Times a sample after a batch whose mean tick was `mean`.
+  mutating func sample(after mean: Double) {
+    guard let sample = floor?.sample() else { return }
+    samples.append(sample)
+    ratios.append(mean / sample)
+  }
+
+  /// The median sample, 0 without values.
+  var ns: Double { samples.isEmpty ? 0 : median(samples) }
+  /// The median of the batches' ratios, `nil` without values.
+  var ratio: Double? { ratios.isEmpty ? nil : median(ratios) }
 }
 
 nonisolated(unsafe) var floorSink = 0.0
