@@ -6,6 +6,29 @@ import Testing
 /// since the last check, directly or through internal symbols, and not the values that
 /// only moved through rows the last check saw (as every value of a suggestion moves).
 @Suite struct AuditScopeTests {
+  /// A stack of `n` boxes of weak width 50 and minimum 10, between 8 and an edited width
+  /// (`solver-bench --workload chain`).
+  static func stack(
+    _ solver: Solver, count n: Int
+  ) throws -> (width: Variable, x: [Variable], w: [Variable]) {
+    let width = solver.makeVariable("W")
+    try solver.addEditVariable(width, strength: .strong)
+    try solver.suggestValue(width, 58 * Double(n) + 8)
+    var x: [Variable] = []
+    var w: [Variable] = []
+    for i in 0..<n {
+      x.append(solver.makeVariable("x\(i)"))
+      w.append(solver.makeVariable("w\(i)"))
+      try solver.addConstraint(i == 0 ? x[0] == 8 : x[i] == x[i - 1] + w[i - 1] + 8)
+      try solver.addConstraint(x[i] >= 0)
+      try solver.addConstraint(w[i] >= 10)
+      try solver.addConstraint((w[i] == 50) | .weak)
+    }
+    try solver.addConstraint(x[n - 1] + w[n - 1] + 8 == width)
+    solver.updateVariables()
+    return (width, x, w)
+  }
+
   /// A narrower window takes 60 points from one box's width, 20 past its minimum: the dual
   /// simplex pivots, and the boxes after the ones that shrank all move. Their values come
   /// through rows no pivot changed, so the check evaluates a few constraints, not the
@@ -14,9 +37,7 @@ import Testing
   func aPivotChecksWhatItsChangedRowsRecompute(_ representation: Solver.Representation) throws {
     let n = 200
     let solver = Solver(representation: representation)
-    let stack = try StackOfBoxes(solver, boxes: n)
-    let (width, x, w) = (stack.total, stack.x, stack.w)
-    solver.updateVariables()
+    let (width, x, w) = try Self.stack(solver, count: n)
     let pivots = solver.counters.pivots
     let checks = solver.audit.checks
     var moved = 0
@@ -44,8 +65,7 @@ import Testing
   @Test func aChangedInternalRowListsTheVariablesThatNameIt() throws {
     let n = 40
     let solver = Solver(representation: .lazy)
-    let stack = try StackOfBoxes(solver, boxes: n)
-    let (width, x, w) = (stack.total, stack.x, stack.w)
+    let (width, x, w) = try Self.stack(solver, count: n)
     // The narrower window's pivot makes a box's width error basic, and that width's row
     // names it.
     try solver.suggestValue(width, 58 * Double(n) + 8 - 60)

@@ -177,8 +177,21 @@ import Testing
   @Test(arguments: [30, 150])
   func theClosureThroughCachedCellsVisitsWhatAScanVisits(boxes: Int) throws {
     let solver = Solver(representation: .lazy)
-    let stack = try StackOfBoxes(solver, boxes: boxes)
-    let (total, initial) = (stack.total, stack.initial)
+    let total = solver.makeVariable("W")
+    try solver.addEditVariable(total, strength: .strong)
+    let initial = 58 * Double(boxes) + 8
+    try solver.suggestValue(total, initial)
+    var x: [Variable] = []
+    var w: [Variable] = []
+    for i in 0..<boxes {
+      x.append(solver.makeVariable("x\(i)"))
+      w.append(solver.makeVariable("w\(i)"))
+      try solver.addConstraint(i == 0 ? x[0] == 8 : x[i] == x[i - 1] + w[i - 1] + 8)
+      try solver.addConstraint(x[i] >= 0)
+      try solver.addConstraint(w[i] >= 10)
+      try solver.addConstraint((w[i] == 50) | .weak)
+    }
+    try solver.addConstraint(x[boxes - 1] + w[boxes - 1] + 8 == total)
     var throughSpans = 0
     for (tick, offset) in [120.0, -60, 300, -25, -140, 900, -700].enumerated() {
       try solver.suggestValue(total, initial + offset)
