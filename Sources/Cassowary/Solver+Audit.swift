@@ -10,23 +10,13 @@
 // change hold as they held at the previous check.
 //
 // The check runs at the end of every operation that changed the tableau's rows (a pivot, an
-// added or removed constraint), refused ones included (`Solver.finishOperation`): drift one
-// operation made must not wait for a read-out, since the next operation can move the values
-// to where it no longer shows. Operations that only moved values through rows already
-// checked skip it, which keeps the per-frame suggestion path at its cost; so does a read-out
-// when no rows changed since the last check. Between two checks, an error can only grow
-// from the cells a row lost as cancellation residues, below 1e-11 of the magnitudes that
-// cancelled (`isResidue`).
-//
-// What it checks is what a changed row can have made wrong: the variables whose values the
-// value pass recomputed from a row changed since the last check, directly or through
-// internal symbols (slacks, errors and dummies, which no constraint names as such) that it
-// recomputed that way (`Tableau.taintedExternals`). A variable computed from a checked
-// variable through rows that did not change moved as a suggestion moves values, and is left
-// out as those are. In a feed, a text change that pivots inside one cell moves every cell
-// below it through rows no pivot changed: checking all of them was a fifth of a text tick of
-// 100,000 cells, and 22% of one's instructions at 10,000. When the list of recomputed values
-// would be the longer one, every value changed since the last check is checked instead.
+// added or removed constraint), refused ones included, over the values changed since the
+// last check or read-out (`Solver.finishOperation`): drift one operation made must not wait for a read-out, since
+// the next operation can move the values to where it no longer shows. Operations that only
+// moved values through rows already checked skip it, which keeps the per-frame suggestion
+// path at its cost; so does a read-out when no rows changed since the last check. Between
+// two checks, an error can only grow from the cells a row lost as cancellation residues,
+// below 1e-11 of the magnitudes that cancelled (`isResidue`).
 
 /// The required constraints in a flat form for the check: terms over symbol indices, in
 /// flat arrays (one allocation per array, not per constraint or per variable: building a
@@ -66,8 +56,6 @@ struct Audit {
   /// names it, or -1.
   var firstSlot: [Int32] = []
   var epoch: UInt32 = 0
-  /// Constraints evaluated by the checks after operations since the solver was made (tests).
-  var checks = 0
 
   mutating func addVariable() { firstSlot.append(-1) }
 

@@ -129,11 +129,7 @@ extension Solver {
     let prefetching = (prefetches(symbols.count), prefetches(more.count))
     var entries: [Audit.Entry] = []
     swap(&entries, &audit.entries)
-    var checks = 0
-    defer {
-      swap(&entries, &audit.entries)
-      audit.checks &+= checks
-    }
+    defer { swap(&entries, &audit.entries) }
     // Every array the loop reads is opened once: through the solver (a class) each read of
     // `audit.slots[i]` reloaded the array and checked its bounds, per term.
     return tableau.values.withUnsafeBufferPointer { values in
@@ -150,7 +146,6 @@ extension Solver {
                   slot = slots[Int(slot)].next
                   guard entries[r].mark != epoch else { continue }
                   entries[r].mark = epoch
-                  checks &+= 1
                   if !Audit.holds(entry: entries[r], slots: slots, values: values) {
                     return false
                   }

@@ -199,18 +199,10 @@ public final class Solver {
         // reads only the lists (a suggestion batch that shifted through a column after an
         // operation left a check pending).
         tableau.settleShifts()
-        // The values recomputed from rows changed since the last check, when they are fewer
-        // than every value changed since then (see `Solver+Audit.swift`). The lists are
-        // passed straight in, not bound to locals: a local would still hold the buffer when
-        // `markChecked` empties it, which would then copy it.
-        let unchecked =
-          tableau.changedExternals.count &- tableau.checkedPrefix
-          &+ tableau.rechangedExternals.count
-        let hold =
-          tableau.taintedExternals.count < unchecked
-          ? changedValuesHold(tableau.taintedExternals[...], [])
-          : changedValuesHold(
-            tableau.changedExternals[tableau.checkedPrefix...], tableau.rechangedExternals)
+        // The lists are passed straight in, not bound to locals: a local would still hold
+        // the buffer when `markChecked` empties it, which would then copy it.
+        let hold = changedValuesHold(
+          tableau.changedExternals[tableau.checkedPrefix...], tableau.rechangedExternals)
         if !hold { tableau.damaged = true }
         tableau.markChecked()
         tableau.auditedVersion = tableau.structureVersion

@@ -11,9 +11,6 @@ extension Tableau {
     /// The tableau's `lazy` and `visitEpoch` when the scope opened.
     let lazy: Bool
     let epoch: UInt32
-    /// Whether a row changed since the last check (`Tableau.needsAudit`): then the value pass
-    /// lists the externals it recomputes from changed rows in `taintedExternals`.
-    let tainting: Bool
     /// `Tableau.checkGeneration` and `Tableau.readOutGeneration` (the marks of changed values).
     let checkGeneration: UInt32
     let readOutGeneration: UInt32
@@ -33,7 +30,6 @@ extension Tableau {
     // Lists that may grow inside the scope.
     let changedExternals: UnsafeMutablePointer<[Symbol]>
     let rechangedExternals: UnsafeMutablePointer<[Symbol]>
-    let taintedExternals: UnsafeMutablePointer<[Symbol]>
     let infeasible: UnsafeMutablePointer<[Symbol]>
     // The reference cache (`Tableau+References.swift`): spans per slot, the arena (which
     // may grow inside the scope) and its count of live entries.
@@ -56,12 +52,11 @@ extension Tableau {
   /// the array's storage (seven atomic pairs per call, and a layout build brings the values
   /// up to date after every insertion).
   ///
-  /// The seventeen scopes are written flat; the formatter would indent each one level deeper.
+  /// The sixteen scopes are written flat; the formatter would indent each one level deeper.
   // swift-format-ignore
   @inline(__always)
   mutating func withUnsafeHandle<R>(_ body: (inout UnsafeHandle) -> R) -> R {
-    let tainting = needsAudit
-    return values.withUnsafeMutableBufferPointer { values in
+    values.withUnsafeMutableBufferPointer { values in
     symbolMarks.withUnsafeMutableBufferPointer { symbolMarks in
     basicSlot.withUnsafeMutableBufferPointer { basicSlot in
     columns.withUnsafeMutableBuffers { columnExtents, columnEntries in
@@ -72,14 +67,13 @@ extension Tableau {
     levelHeads.withUnsafeMutableBufferPointer { levelHeads in
     withUnsafeMutablePointer(to: &changedExternals) { changedExternals in
     withUnsafeMutablePointer(to: &rechangedExternals) { rechangedExternals in
-    withUnsafeMutablePointer(to: &taintedExternals) { taintedExternals in
     withUnsafeMutablePointer(to: &infeasible) { infeasible in
     referenceSpans.withUnsafeMutableBufferPointer { referenceSpans in
     withUnsafeMutablePointer(to: &referenceSymbols) { referenceSymbols in
     withUnsafeMutablePointer(to: &referenceCoefficients) { referenceCoefficients in
     withUnsafeMutablePointer(to: &referenceLive) { referenceLive in
       var handle = UnsafeHandle(
-        lazy: lazy, epoch: visitEpoch, tainting: tainting, checkGeneration: checkGeneration,
+        lazy: lazy, epoch: visitEpoch, checkGeneration: checkGeneration,
         readOutGeneration: readOutGeneration, values: values,
         symbolMarks: symbolMarks,
         basicSlot: UnsafeBufferPointer(basicSlot), columnExtents: UnsafeBufferPointer(columnExtents),
@@ -88,11 +82,11 @@ extension Tableau {
         rowBasic: UnsafeBufferPointer(rowBasic), staleValues: UnsafeBufferPointer(staleValues),
         queuedItems: queuedItems, levelHeads: levelHeads,
         changedExternals: changedExternals, rechangedExternals: rechangedExternals,
-        taintedExternals: taintedExternals, infeasible: infeasible,
+        infeasible: infeasible,
         referenceSpans: referenceSpans, referenceSymbols: referenceSymbols,
         referenceCoefficients: referenceCoefficients, referenceLive: referenceLive)
       return body(&handle)
-    }}}}}}}}}}}}}}}}}
+    }}}}}}}}}}}}}}}}
   }
 
   /// Makes the work lists of `updateValues()` long enough that they never grow inside it:

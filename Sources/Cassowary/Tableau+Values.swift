@@ -64,10 +64,7 @@ extension Tableau {
   mutating func nextEpoch() {
     visitEpoch &+= 1
     if visitEpoch == 0 {
-      for i in symbolMarks.indices {
-        symbolMarks[i].visit = 0
-        symbolMarks[i].taint = 0
-      }
+      for i in symbolMarks.indices { symbolMarks[i].visit = 0 }
       visitEpoch = 1
     }
   }
@@ -247,8 +244,6 @@ extension Tableau {
       values[s.index] = v
       counters.valuesUpdated &+= 1
       noteChanged(s)
-      // The pass's seeds are tainted whenever a row changed since the last check.
-      if s.isExternal && needsAudit { taintedExternals.append(s) }
     }
     guard slot >= 0 && !s.isExternal else { return true }
     if s.isDummy { return nearZero(v) }
@@ -270,7 +265,6 @@ extension Tableau.UnsafeHandle {
     var lowest = Int.max
     for (i, s) in staleValues.enumerated() where symbolMarks[s.index].visit != epoch {
       symbolMarks[s.index].visit = epoch
-      if tainting { symbolMarks[s.index].taint = epoch }
       let level = Int(symbolMarks[s.index].level)
       queue.pushSeed(slot: basicSlot[s.index], at: i, level: level)
       lowest = Swift.min(lowest, level)
@@ -294,14 +288,8 @@ extension Tableau.UnsafeHandle {
         if v != values[index] {
           values[index] = v
           updated &+= 1
-          // A value recomputed from a changed row is listed for the check when it is a
-          // variable's; an internal symbol's passes the taint on to the rows that name it.
-          let tainted = tainting && symbolMarks[index].taint == epoch
-          if s.isExternal {
-            noteChanged(s)
-            if tainted { taintedExternals.pointee.append(s) }
-          }
-          queueReferrers(of: s, above: level, in: &queue, tainting: tainted && !s.isExternal)
+          if s.isExternal { noteChanged(s) }
+          queueReferrers(of: s, above: level, in: &queue)
         }
         guard slot >= 0 && !s.isExternal else { continue }
         if s.isDummy {
@@ -316,12 +304,9 @@ extension Tableau.UnsafeHandle {
   }
 
   /// Queues the basic symbols whose rows name `symbol` (just recomputed on `level`), each
-  /// once per pass; with `tainting`, marks them tainted, queued already or not (they sit
-  /// above `level`, so none has been recomputed yet).
+  /// once per pass.
   @inline(__always)
-  func queueReferrers(
-    of symbol: Symbol, above level: Int, in queue: inout LevelQueue, tainting: Bool
-  ) {
+  func queueReferrers(of symbol: Symbol, above level: Int, in queue: inout LevelQueue) {
     let index = symbol.index
     referrers(of: index) { referrers in
       // A list longer than its count holds stale slots, which must be skipped: their rows
@@ -329,12 +314,8 @@ extension Tableau.UnsafeHandle {
       let exact = referrers.count == Int(columnExtents[index].live)
       for referrer in referrers {
         let b = rowBasic[Int(referrer)]
-        guard b.isValid else { continue }
-        let queued = symbolMarks[b.index].visit == epoch
-        if queued && !tainting { continue }
+        guard b.isValid && symbolMarks[b.index].visit != epoch else { continue }
         if !exact && !rows[Int(referrer)].contains(symbol) { continue }
-        if tainting { symbolMarks[b.index].taint = epoch }
-        if queued { continue }
         symbolMarks[b.index].visit = epoch
         let up = Int(symbolMarks[b.index].level)
         assert(up > level, "a row sits at or below a row it names")

@@ -49,13 +49,6 @@ struct Tableau {
   var changedExternals: [Symbol] = []
   var checkedPrefix = 0
   var rechangedExternals: [Symbol] = []
-  /// The external symbols whose value changed since the last check through a row that
-  /// changed since then (`Solver+Audit.swift`): the value pass lists a changed external here
-  /// when its value was recomputed from a row that a pivot, a substitution or an insertion
-  /// changed, directly or through internal symbols (slacks, errors, dummies) recomputed that
-  /// way. Another external's value moved only through rows the last check saw, as every
-  /// value of a suggestion does; it is not listed. A symbol may be listed more than once.
-  var taintedExternals: [Symbol] = []
   /// The generation of the values: each check and each read-out starts a new one. An
   /// external symbol's mark (`SymbolMarks.listed`) is the generation in which it was last
   /// listed: over `readOutGeneration` it is listed for the read-out, and equal to
@@ -284,7 +277,6 @@ struct Tableau {
     // second list nearly always.
     if !changedExternals.isEmpty { changedExternals.removeAll(keepingCapacity: true) }
     if !rechangedExternals.isEmpty { rechangedExternals.removeAll(keepingCapacity: true) }
-    if !taintedExternals.isEmpty { taintedExternals.removeAll(keepingCapacity: true) }
     checkedPrefix = 0
     // No symbol is listed any more: every mark is at most the generation that ends here.
     nextCheckGeneration()
@@ -295,7 +287,6 @@ struct Tableau {
   mutating func markChecked() {
     checkedPrefix = changedExternals.count
     if !rechangedExternals.isEmpty { rechangedExternals.removeAll(keepingCapacity: true) }
-    if !taintedExternals.isEmpty { taintedExternals.removeAll(keepingCapacity: true) }
     nextCheckGeneration()
   }
 
@@ -786,9 +777,9 @@ struct Tableau {
   }
 }
 
-/// A symbol's traversal mark, topological level, change mark and taint mark, side by side:
-/// the value pass reads them for every symbol it queues (in arrays of their own, a cache miss
-/// each per updated value in a large tree). 16 bytes.
+/// A symbol's traversal mark, topological level and change mark, side by side: the value
+/// pass reads them all for every symbol it queues (in three arrays, three cache misses per
+/// updated value in a large tree).
 struct SymbolMarks {
   /// Marked in the current traversal when equal to `Tableau.visitEpoch` (expansions,
   /// column computations, the value pass).
@@ -801,7 +792,4 @@ struct SymbolMarks {
   /// The generation of the values in which an external symbol was last listed as changed
   /// (`Tableau.checkGeneration`; 0 when never).
   var listed: UInt32 = 0
-  /// Equal to `Tableau.visitEpoch` when the value pass found the symbol's value to depend on
-  /// a row changed since the last check (`Tableau.taintedExternals`).
-  var taint: UInt32 = 0
 }
