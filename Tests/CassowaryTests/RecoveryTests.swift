@@ -546,4 +546,33 @@ import Testing
     try solver.suggestValue(rootA, 100)
     #expect(solver.counters.rebuilds == rebuilds + 1, "caught before the read-out")
   }
+
+  /// A changed row's error can show only in a constraint of the variables computed from it:
+  /// here `b`'s row comes from `y <= 50`, and `y == b + 10` makes `y`'s row follow `b`
+  /// exactly, so `b`'s own required constraint holds whatever `b` is, and only `y <= 50`
+  /// breaks. The check therefore evaluates the constraints of every value that changed, not
+  /// only of the values recomputed from the changed row (stop 59 tried that narrowing, which
+  /// handed out `y = 50.001` here; a fresh-eyes review found it, and this test fails with it).
+  @Test func aChangedRowsErrorThatShowsOnlyDownstreamIsCaught() throws {
+    let solver = Solver(representation: .lazy)
+    let y = solver.makeVariable("y")
+    let b = solver.makeVariable("b")
+    try solver.addConstraint(y == b + 10)
+    try solver.addConstraint(y <= 50)
+    try solver.addConstraint((b == 50) | .weak)
+    solver.updateVariables()
+    #expect(solver.value(of: y) == 50 && solver.value(of: b) == 40)
+    let tableau = solver.tableau
+    let bSymbol = solver.variableSymbols[Int(b.index)]
+    let ySymbol = solver.variableSymbols[Int(y.index)]
+    // The shape described above: `b` basic, and `y`'s row naming it.
+    try #require(tableau.isBasic(bSymbol) && tableau.isBasic(ySymbol))
+    try #require(tableau.rows[Int(tableau.basicSlot[ySymbol.index])].contains(bSymbol))
+    let rebuilds = solver.counters.rebuilds
+    Self.knockOff(solver, bSymbol)
+    solver.updateVariables()
+    #expect(solver.counters.rebuilds == rebuilds + 1, "the broken cap was caught")
+    #expect(solver.value(of: y) <= 50 + 1e-9)
+    #expect(abs(solver.value(of: y) - solver.value(of: b) - 10) < 1e-9)
+  }
 }
