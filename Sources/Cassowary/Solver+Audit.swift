@@ -16,7 +16,9 @@
 // moved values through rows already checked skip it, which keeps the per-frame suggestion
 // path at its cost; so does a read-out when no rows changed since the last check. Between
 // two checks, an error can only grow from the cells a row lost as cancellation residues,
-// below 1e-11 of the magnitudes that cancelled (`isResidue`).
+// below 1e-11 of the magnitudes that cancelled (`isResidue`). A cell that a division took
+// under the zero threshold is not such a residue (5e-5 / 1e6): a tableau that lost one is
+// checked after every operation (`Tableau.lossy`).
 
 /// The required constraints in a flat form for the check: terms over symbol indices, in
 /// flat arrays (one allocation per array, not per constraint or per variable: building a

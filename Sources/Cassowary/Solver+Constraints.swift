@@ -136,9 +136,11 @@ extension Solver {
     }
     if subject.isValid {
       // Solving divides by the subject's coefficient, as a pivot does (see `pivot`).
-      if row.solve(for: subject).largest > Tolerance.enlargedRow {
+      let scaling = row.solve(for: subject)
+      if scaling.largest > Tolerance.enlargedRow {
         tableau.objectiveSuspect = true
       }
+      if scaling.vanished { tableau.lossy = true }
       tableau.addRow(row, basic: subject)
       if tableau.lazy {
         tableau.substituteInObjectives(subject, with: row)
