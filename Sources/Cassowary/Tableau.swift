@@ -159,8 +159,8 @@ struct Tableau {
   var needsAudit: Bool { !damaged && (auditedVersion != structureVersion || lossy) }
   /// Whether a division took a cell of some row under the zero threshold (a coefficient
   /// under 1e-10 after dividing by an element over 1, not a sum's round-off: 5e-5 / 1e6).
-  /// A shift of that cell's symbol then moves the row's value by less than the lost cell
-  /// times the shift, which the premise of `Solver+Audit.swift` (values moved through rows
+  /// A shift of that cell's symbol then leaves the row's value off by the lost cell times
+  /// the shift, which the premise of `Solver+Audit.swift` (values moved through rows
   /// already checked stay right) does not cover: with `y == 1e6` and `1e6·x + 5e-5·y == 1`,
   /// moving `y` to 2e6 by its constant left `x` at -4.9e-5, the second constraint 50 off,
   /// and nothing checked it (stop 59, a fresh-eyes review). So every operation on such a
