@@ -7,7 +7,10 @@
 // original constraint, and a residual beyond ``Tolerance/audit`` marks the tableau damaged,
 // which rebuilds it from its constraints (`Solver+Recovery.swift`). The check's loops, over
 // raw buffers, are in `Solver+UnsafeHandle.swift`. Constraints whose variables did not
-// change hold as they held at the previous check.
+// change hold as they held at the previous check. Nor is a constraint whose row is still
+// its own equation evaluated (`Tableau+OwnRows.swift`): it holds at whatever values its
+// row reads, and carries no round-off of its own; its terms join their variables' lists
+// when the row first changes.
 //
 // The check runs at the end of every operation that changed the tableau's rows (a pivot, an
 // added or removed constraint), refused ones included, over the values changed since the
@@ -39,6 +42,9 @@ struct Audit {
     var mark: UInt32 = 0
     var capacity: UInt16 = 0
     var relation: Relation = .equal
+    /// Whether the record's row is its own equation (`Tableau+OwnRows.swift`): its term
+    /// slots are then in the owned lists, which the check walks only after cached shifts.
+    var owned = false
   }
   var entries: [Entry] = []
   /// One term of a checked constraint: its symbol index and coefficient, its record, and
@@ -57,19 +63,32 @@ struct Audit {
   /// Per variable (by `Variable.index`): the first term slot of a checked constraint that
   /// names it, or -1.
   var firstSlot: [Int32] = []
+  /// Per variable: the first term slot of an owned constraint (one whose row is its own
+  /// equation, `Tableau+OwnRows.swift`) that names it, or -1. The check walks these lists
+  /// too after values moved through a cached column (`Tableau.shiftedThroughCache`).
+  var firstOwnedSlot: [Int32] = []
   var epoch: UInt32 = 0
 
-  mutating func addVariable() { firstSlot.append(-1) }
+  mutating func addVariable() {
+    firstSlot.append(-1)
+    firstOwnedSlot.append(-1)
+  }
 
   mutating func removeAll() {
-    for i in firstSlot.indices { firstSlot[i] = -1 }
+    for i in firstSlot.indices {
+      firstSlot[i] = -1
+      firstOwnedSlot[i] = -1
+    }
     entries.removeAll()
     slots.removeAll()
   }
 
-  /// Starts checking a required constraint held in `record`.
+  /// Starts checking a required constraint held in `record`. The terms of an `owned` one
+  /// (its row is its own equation) go to the owned lists, which the check walks only
+  /// after cached shifts, until `expose(record:symbolVariables:)`.
   mutating func add(
-    record: Int32, _ constraint: Constraint, constant: Double, symbols variableSymbols: [Symbol]
+    record: Int32, _ constraint: Constraint, constant: Double, symbols variableSymbols: [Symbol],
+    owned: Bool = false
   ) {
     let r = Int(record)
     while entries.count <= r { entries.append(Entry()) }
@@ -82,35 +101,66 @@ struct Audit {
     var at = Int(entries[r].start)
     for term in terms {
       let v = Int(term.variable.index)
-      let first = firstSlot[v]
       let slot = Slot(
         coefficient: term.coefficient, symbol: Int32(variableSymbols[v].index), record: record,
-        next: first, previous: -1)
+        next: -1, previous: -1)
       if fresh { slots.append(slot) } else { slots[at] = slot }
-      if first >= 0 { slots[Int(first)].previous = Int32(at) }
-      firstSlot[v] = Int32(at)
+      link(at, variable: v, owned: owned)
       at += 1
     }
     entries[r].count = Int32(terms.count)
     entries[r].relation = constraint.relation
     entries[r].constant = constant
+    entries[r].owned = owned
   }
 
-  /// Stops checking the constraint of `record`; `symbolVariables` leads from a slot's
-  /// symbol to its variable.
+  /// Moves the constraint of `record`, whose row was its own equation and is no longer,
+  /// to the lists the check always walks (nothing for a record that is not owned: a removed
+  /// one, or one exposed before). `symbolVariables` leads from a slot's symbol to its
+  /// variable.
+  mutating func expose(record: Int32, symbolVariables: [Int32]) {
+    let r = Int(record)
+    guard r < entries.count && entries[r].owned else { return }
+    let first = Int(entries[r].start)
+    for at in first..<(first + Int(entries[r].count)) {
+      let v = Int(symbolVariables[Int(slots[at].symbol)])
+      unlink(at, variable: v, owned: true)
+      link(at, variable: v, owned: false)
+    }
+    entries[r].owned = false
+  }
+
+  /// Stops checking the constraint of `record`.
   mutating func remove(record: Int32, symbolVariables: [Int32]) {
     let r = Int(record)
     let first = Int(entries[r].start)
     for at in first..<(first + Int(entries[r].count)) {
-      let next = slots[at].next
-      let previous = slots[at].previous
-      if previous >= 0 {
-        slots[Int(previous)].next = next
-      } else {
-        firstSlot[Int(symbolVariables[Int(slots[at].symbol)])] = next
-      }
-      if next >= 0 { slots[Int(next)].previous = previous }
+      unlink(at, variable: Int(symbolVariables[Int(slots[at].symbol)]), owned: entries[r].owned)
     }
     entries[r].count = 0
+    entries[r].owned = false
+  }
+
+  /// Puts the term slot `at` first in its variable's list, the owned one or the other.
+  @inline(__always) private mutating func link(_ at: Int, variable v: Int, owned: Bool) {
+    let head = owned ? firstOwnedSlot[v] : firstSlot[v]
+    slots[at].next = head
+    slots[at].previous = -1
+    if head >= 0 { slots[Int(head)].previous = Int32(at) }
+    if owned { firstOwnedSlot[v] = Int32(at) } else { firstSlot[v] = Int32(at) }
+  }
+
+  /// Takes the term slot `at` out of its variable's list.
+  @inline(__always) private mutating func unlink(_ at: Int, variable v: Int, owned: Bool) {
+    let next = slots[at].next
+    let previous = slots[at].previous
+    if previous >= 0 {
+      slots[Int(previous)].next = next
+    } else if owned {
+      firstOwnedSlot[v] = next
+    } else {
+      firstSlot[v] = next
+    }
+    if next >= 0 { slots[Int(next)].previous = previous }
   }
 }

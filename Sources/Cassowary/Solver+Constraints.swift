@@ -119,10 +119,15 @@ extension Solver {
     if tableau.evaluate(row) < 0 { row.reverseSign() }
 
     var subject = Symbol.invalid
+    // Whether the row goes in as the constraint's own equation (`Tableau+OwnRows.swift`):
+    // required, as it is (no expansion, no substitution), solved for a variable, with no
+    // cell lost to the division.
+    var ownsRow = false
     if tableau.lazy {
       // Subjects that no row names keep the new row's references as they are.
       subject = unreferencedSubject(row, marker: marker, other: other)
       if !subject.isValid { row = tableau.expand(row) }
+      ownsRow = subject.isValid && subject.isExternal && strength.isRequired && !tableau.lossy
     }
     if !subject.isValid { subject = chooseSubject(row, marker: marker, other: other) }
     if !subject.isValid && row.symbols.allSatisfy(\.isDummy) {
@@ -140,7 +145,10 @@ extension Solver {
       if scaling.largest > Tolerance.enlargedRow {
         tableau.objectiveSuspect = true
       }
-      if scaling.vanished { tableau.lossy = true }
+      if scaling.vanished {
+        tableau.markLossy()
+        ownsRow = false
+      }
       tableau.addRow(row, basic: subject)
       if tableau.lazy {
         tableau.substituteInObjectives(subject, with: row)
@@ -192,7 +200,11 @@ extension Solver {
     }
     constraintIndex[ObjectIdentifier(constraint)] = index
     if strength.isRequired {
-      audit.add(record: index, constraint, constant: constant, symbols: variableSymbols)
+      // Records disowned before this one took the index are exposed first.
+      takeDisowned()
+      if ownsRow { tableau.own(subject, record: index, marker: marker) }
+      audit.add(
+        record: index, constraint, constant: constant, symbols: variableSymbols, owned: ownsRow)
     }
     tableau.optimize()
     return index
@@ -292,7 +304,10 @@ extension Solver {
     tableau.updateValues()
     tableau.optimize()
     release(record.marker, record.other)
-    if record.strength.isRequired { audit.remove(record: index, symbolVariables: symbolVariables) }
+    if record.strength.isRequired {
+      takeDisowned()
+      audit.remove(record: index, symbolVariables: symbolVariables)
+    }
     records[Int(index)].constraint = nil
     freeRecords.append(index)
   }
@@ -301,6 +316,8 @@ extension Solver {
   /// below the highest one the audit checked has an entry; the audit reads those of
   /// required constraints only).
   func setConstant(ofRecord index: Int, to constant: Double) {
+    // Its row's constant is written now or at the next settle: no longer its own.
+    tableau.disownMarker(records[index].marker)
     records[index].constant = constant
     if index < audit.entries.count { audit.entries[index].constant = constant }
   }

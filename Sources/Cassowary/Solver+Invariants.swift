@@ -17,6 +17,7 @@ extension Solver {
           !record.strength.isRequired || audit.entries[Int(index)].constant == record.constant,
           "audit constant out of sync")
       }
+      if let problem = ownRowProblem() { preconditionFailure(problem) }
     }
   #else
     @inline(__always) func checkInvariants() {}
@@ -137,3 +138,63 @@ extension Solver {
     }
   }
 #endif
+
+extension Solver {
+  /// What is wrong with the rows marked as their constraints' own equations
+  /// (`Tableau+OwnRows.swift`), or nil: each must be a fresh solve of its constraint, bit
+  /// for bit, with its marker parametric; every required record the check passes over
+  /// must have such a row (or wait in `Tableau.disowned`); and, in a tableau where no value
+  /// ever moved through a cached column, the owned constraints must hold at the (settled)
+  /// values as the check they are spared would find. Run after every operation by the
+  /// internal checks, and by tests.
+  func ownRowProblem() -> String? {
+    let pending = Set(tableau.disowned.map(Int.init))
+    var ownedRecords = 0
+    for slot in tableau.owners.indices where tableau.owners[slot].record >= 0 {
+      let owner = tableau.owners[slot]
+      let r = Int(owner.record)
+      let subject = tableau.rowBasic[slot]
+      let record = records[r]
+      guard record.constraint != nil, record.strength.isRequired, audit.entries[r].owned else {
+        return "the own row in slot \(slot): its record \(r) is gone, not required or checked"
+      }
+      guard subject.isExternal else {
+        return "the own row in slot \(slot): its subject is not a variable"
+      }
+      guard
+        record.marker.index == Int(owner.marker),
+        tableau.markerOwners[Int(owner.marker)] == Int32(slot), !tableau.isBasic(record.marker)
+      else { return "the own row in slot \(slot): its marker is out of sync or basic" }
+      var fresh = Row(constant: record.constant)
+      for term in record.constraint!.expression.terms where term.coefficient != 0 {
+        fresh.insert(variableSymbols[Int(term.variable.index)], term.coefficient)
+      }
+      fresh.insert(record.marker, record.markerCoefficient)
+      fresh.solve(for: subject)
+      let row = tableau.rows[slot]
+      guard
+        row.constant.bitPattern == fresh.constant.bitPattern
+          && row.symbols.elementsEqual(fresh.symbols)
+          && row.coefficients.elementsEqual(
+            fresh.coefficients, by: { $0.bitPattern == $1.bitPattern })
+      else { return "the own row in slot \(slot) is not record \(r)'s equation" }
+      ownedRecords += 1
+    }
+    let passedOver = audit.entries.indices.filter {
+      audit.entries[$0].owned && !pending.contains($0)
+    }
+    guard ownedRecords == passedOver.count else {
+      return
+        "\(passedOver.count) records are passed over by the check, \(ownedRecords) have own rows"
+    }
+    guard !tableau.damaged && !tableau.everShiftedThroughCache else { return nil }
+    var settled = tableau
+    settled.settleShifts()
+    return settled.values.withUnsafeBufferPointer { values -> String? in
+      for r in passedOver where !audit.holds(entry: audit.entries[r], values: values) {
+        return "record \(r), passed over by the check, does not hold"
+      }
+      return nil
+    }
+  }
+}

@@ -117,9 +117,12 @@ extension Solver {
   }
 
   /// Whether the required constraints of the variables of `symbols` and `more` (values
-  /// changed since the last read-out or the last check) hold, each checked once. A value
-  /// that is not finite fails.
-  func changedValuesHold(_ symbols: ArraySlice<Symbol>, _ more: [Symbol]) -> Bool {
+  /// changed since the last read-out or the last check) hold, each checked once: those
+  /// whose rows are their own equations only `includingOwned` (`Tableau+OwnRows.swift`).
+  /// A value that is not finite fails.
+  func changedValuesHold(
+    _ symbols: ArraySlice<Symbol>, _ more: [Symbol], includingOwned: Bool
+  ) -> Bool {
     audit.epoch &+= 1
     if audit.epoch == 0 {
       for i in audit.entries.indices { audit.entries[i].mark = 0 }
@@ -137,10 +140,10 @@ extension Solver {
         audit.slots.withUnsafeBufferPointer { slots in
           audit.firstSlot.withUnsafeBufferPointer { firstSlot in
             symbolVariables.withUnsafeBufferPointer { variableOf in
-              /// Whether the constraints of `symbol` not checked yet in this pass hold.
-              func holds(_ symbol: Symbol) -> Bool {
-                guard values[symbol.index].isFinite else { return false }
-                var slot = firstSlot[Int(variableOf[symbol.index])]
+              /// Whether the constraints in the list that starts at `first` not checked
+              /// yet in this pass hold.
+              func listHolds(from first: Int32) -> Bool {
+                var slot = first
                 while slot >= 0 {
                   let r = Int(slots[Int(slot)].record)
                   slot = slots[Int(slot)].next
@@ -151,6 +154,13 @@ extension Solver {
                   }
                 }
                 return true
+              }
+              /// Whether the constraints of `symbol` not checked yet in this pass hold.
+              func holds(_ symbol: Symbol) -> Bool {
+                guard values[symbol.index].isFinite else { return false }
+                let variable = Int(variableOf[symbol.index])
+                return listHolds(from: firstSlot[variable])
+                  && (!includingOwned || listHolds(from: audit.firstOwnedSlot[variable]))
               }
               /// Whether the constraints of every symbol of `list` hold. A long list
               /// (`prefetching`, from `prefetches(_:)`) requests the lines of its

@@ -199,17 +199,33 @@ public final class Solver {
         // reads only the lists (a suggestion batch that shifted through a column after an
         // operation left a check pending).
         tableau.settleShifts()
+        takeDisowned()
         // The lists are passed straight in, not bound to locals: a local would still hold
         // the buffer when `markChecked` empties it, which would then copy it.
         let hold = changedValuesHold(
-          tableau.changedExternals[tableau.checkedPrefix...], tableau.rechangedExternals)
+          tableau.changedExternals[tableau.checkedPrefix...], tableau.rechangedExternals,
+          includingOwned: tableau.shiftedThroughCache)
         if !hold { tableau.damaged = true }
+        tableau.shiftedThroughCache = false
         tableau.markChecked()
         tableau.auditedVersion = tableau.structureVersion
       }
       guard tableau.needsRepair else { return }
       repairIfDamaged()
     }
+  }
+
+  /// Starts checking the constraints whose rows stopped being their own equations
+  /// (`Tableau+OwnRows.swift`) since the last call.
+  @inline(__always) func takeDisowned() {
+    if !tableau.disowned.isEmpty { exposeDisowned() }
+  }
+
+  private func exposeDisowned() {
+    for record in tableau.disowned {
+      audit.expose(record: record, symbolVariables: symbolVariables)
+    }
+    tableau.disowned.removeAll(keepingCapacity: true)
   }
 
   func mapSymbol(_ symbol: Symbol, to variable: Variable) {

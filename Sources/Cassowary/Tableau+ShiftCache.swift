@@ -213,6 +213,8 @@ extension Tableau {
     }
     let k = found!
     counters.cachedShifts &+= 1
+    shiftedThroughCache = true
+    everShiftedThroughCache = true
     let entries = shiftCache.columns[k].entries
     if entries.direct.count > 0 {
       shiftCache.columns[k].pending += delta
@@ -466,6 +468,7 @@ extension Tableau {
       }
       let entries = shiftCache.columns[k].entries
       if pending != 0 {
+        for entry in entries.direct { disown(Int(entry.target)) }
         Tableau.shiftDirectRows(entries.direct, by: pending, rows: &rows)
         counters.rowsTouched &+= entries.direct.count
       }

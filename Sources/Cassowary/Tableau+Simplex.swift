@@ -66,6 +66,7 @@ extension Tableau {
   mutating func raiseRoundOffDeficit(of leaving: Symbol) {
     let value = values[leaving.index]
     guard value < 0 && nearZero(value) else { return }
+    disown(Int(basicSlot[leaving.index]))
     rows[Int(basicSlot[leaving.index])].constant -= value
     counters.deficitsRaised &+= 1
   }
@@ -400,6 +401,7 @@ extension Tableau {
   mutating func dropColumn(of symbol: Symbol) {
     structureChanged()
     for slot in slots(holding: symbol) {
+      disown(Int(slot))
       rows[Int(slot)].remove(symbol)
       forgetReferences(Int(slot))
       noteRemoved(symbol)
@@ -511,6 +513,7 @@ extension Tableau {
     }
     settleShifts()
     if markerIsBasic {
+      disown(Int(markerSlot))
       rows[Int(markerSlot)].constant -= delta
       counters.rowsTouched &+= 1
       // The rows that name it keep their values (see below), so nothing else moves.
@@ -519,6 +522,7 @@ extension Tableau {
     for slot32 in slots(holding: marker) {
       let slot = Int(slot32)
       let shift = rows[slot].coefficient(for: marker) * delta
+      disown(slot)
       rows[slot].constant += shift
       counters.rowsTouched &+= 1
       // A row naming a basic marker keeps its value: the marker moved the other way.

@@ -173,6 +173,27 @@ struct Tableau {
   /// The `structureVersion` at which the solver last checked the values against its
   /// required constraints (`Solver+Recovery.swift`); none yet in a new tableau.
   var auditedVersion = UInt64.max
+  /// Per slot: the required constraint whose own equation its row still is, if any
+  /// (`Tableau+OwnRows.swift`).
+  var owners: [RowOwner] = []
+  /// Per symbol: the slot of the own row whose marker it is, else -1 (or past the end:
+  /// only as long as the highest marker of an own row, so that making a symbol costs
+  /// nothing more).
+  var markerOwners: [Int32] = []
+  /// Records whose rows stopped being their own since the solver last took the list
+  /// (`Solver.takeDisowned()`): their constraints are checked again.
+  var disowned: [Int32] = []
+  /// Whether values moved through a cached column since the last check: by a multiple of
+  /// the shift, not by evaluating their rows, so an own row's subject can be an ulp of the
+  /// largest value it went through away from its row (a suggestion of 1e9 then of 0.3 left
+  /// `s == x + 0.1` 2.4e-8 off, 13 times what the check allows; a fresh-eyes review, stop
+  /// 60). The next check then evaluates the owned constraints of the changed values too,
+  /// as it did before rows were owned.
+  var shiftedThroughCache = false
+  /// Whether values ever moved through a cached column in this tableau (for the internal
+  /// checks, which then do not expect owned constraints to hold to the check's tolerance
+  /// between checks).
+  var everShiftedThroughCache = false
 
   init(lazy: Bool) { self.lazy = lazy }
 
@@ -233,6 +254,7 @@ struct Tableau {
     guard symbol.isValid, basicSlot[symbol.index] < 0, columnCount(symbol.index) == 0 else {
       return
     }
+    disownMarker(symbol)
     objective.remove(symbol)
     columns.removeAll(symbol.index)
     values[symbol.index] = 0
@@ -481,8 +503,10 @@ struct Tableau {
   mutating func addRow(_ row: Row, basic: Symbol) {
     structureChanged()
     let slot: Int32
+    disownMarker(basic)
     if let free = freeSlots.popLast() {
       slot = free
+      disown(Int(slot))
       rows[Int(slot)] = row
       rowBasic[Int(slot)] = basic
       forgetReferences(Int(slot))
@@ -492,6 +516,7 @@ struct Tableau {
       rowBasic.append(basic)
       slotMarks.append(0)
       referenceSpans.append(.unknown)
+      owners.append(RowOwner())
     }
     // Rows that name the new basic symbol now name a basic one.
     referencesGained(basic)
@@ -507,6 +532,7 @@ struct Tableau {
   mutating func removeRow(of basic: Symbol) -> Row {
     structureChanged()
     let slot = Int(basicSlot[basic.index])
+    disown(slot)
     var row = Row()
     swap(&row, &rows[slot])
     for symbol in row.symbols { noteRemoved(symbol) }
@@ -532,6 +558,7 @@ struct Tableau {
     // The new row is in place before any column is touched: a compaction that `noteAdded`
     // may start checks the slot's row. It is moved in, not copied, so that the pivot that
     // follows changes it without copying its buffers.
+    disown(slot)
     var old = row
     swap(&old, &rows[slot])
     forgetReferences(slot)
@@ -580,6 +607,7 @@ struct Tableau {
     _ slot: Int, _ other: Row, times k: Double, dropping dropped: Symbol = .invalid
   ) {
     structureChanged()
+    disown(slot)
     rows[slot].add(other, times: k, dropping: dropped, scratch: &scratch)
     forgetReferences(slot)
     counters.rowsTouched &+= 1
@@ -715,7 +743,7 @@ struct Tableau {
     noteAdded(leaving, in: Int32(slot))
     noteRemoved(entering)
     if vanished {
-      lossy = true
+      markLossy()
       for symbol in rows[slot].removeZeroCells() { noteRemoved(symbol) }
     }
   }
@@ -725,6 +753,8 @@ struct Tableau {
   /// either symbol now name a basic one more or less: the reference cache forgets them.
   @inline(__always)
   private mutating func swapBasis(entering: Symbol, leaving: Symbol, slot: Int) {
+    disown(slot)
+    disownMarker(entering)
     noteBasis(entering, basic: true)
     basicSlot[entering.index] = Int32(slot)
     basicSlot[leaving.index] = -1

@@ -31,9 +31,11 @@ import Testing
   }
 
   /// Moves a basic symbol's row a thousandth of a point off its constraints, as a pivot on
-  /// a round-off element would, and lets the values follow it.
+  /// a round-off element would, and lets the values follow it. The row is no longer its
+  /// constraint's own equation, as after any pivot (`Tableau+OwnRows.swift`).
   static func knockOff(_ solver: Solver, _ symbol: Symbol) {
     let slot = Int(solver.tableau.basicSlot[symbol.index])
+    solver.tableau.disown(slot)
     solver.tableau.rows[slot].constant += 1e-3
     solver.tableau.structureChanged()
     solver.tableau.staleValues.append(symbol)
