@@ -23,14 +23,18 @@ import Testing
     return result
   }
 
+  /// A lazy solver with two variables, `x` and `y`.
+  static func lazySolver() -> (Solver, Variable, Variable) {
+    let solver = Solver(representation: .lazy)
+    return (solver, solver.makeVariable("x"), solver.makeVariable("y"))
+  }
+
   static func record(_ solver: Solver, _ constraint: Constraint) -> Int {
     Int(solver.constraintIndex[ObjectIdentifier(constraint)]!)
   }
 
   @Test func aConstraintAddedAsItIsIsPassedOverAndOthersAreChecked() throws {
-    let solver = Solver(representation: .lazy)
-    let x = solver.makeVariable("x")
-    let y = solver.makeVariable("y")
+    let (solver, x, y) = Self.lazySolver()
     let pin = x == 10
     let link = y == x + 5
     // `y` is basic by now: this row is solved for its slack, which the check evaluates.
@@ -48,9 +52,7 @@ import Testing
   }
 
   @Test func aConstantChangeHandsTheRowBackToTheCheck() throws {
-    let solver = Solver(representation: .lazy)
-    let x = solver.makeVariable("x")
-    let y = solver.makeVariable("y")
+    let (solver, x, y) = Self.lazySolver()
     let pin = x == 10
     let link = y == x + 5
     for c in [pin, link] { try solver.addConstraint(c) }
@@ -79,9 +81,7 @@ import Testing
   /// (called `y` below) and naming the other, free.
   @Test(arguments: Change.allCases)
   func everyChangeToAnOwnRowHandsItBack(_ change: Change) throws {
-    let solver = Solver(representation: .lazy)
-    let x = solver.makeVariable("x")
-    let y = solver.makeVariable("y")
+    let (solver, x, y) = Self.lazySolver()
     let link = y == x + 5
     try solver.addConstraint(link)
     let record = Self.record(solver, link)
@@ -124,9 +124,7 @@ import Testing
   /// stronger preference that opens the gap makes the slack basic, and then the relation
   /// holds only if the slack's value is not negative: the check evaluates it again.
   @Test func aSlackEnteringTheBasisHandsTheRowBackToTheCheck() throws {
-    let solver = Solver(representation: .lazy)
-    let x = solver.makeVariable("x")
-    let y = solver.makeVariable("y")
+    let (solver, x, y) = Self.lazySolver()
     let pin = x == 10
     let cap = y <= x + 5
     for c in [pin, cap] { try solver.addConstraint(c) }
@@ -145,9 +143,7 @@ import Testing
   /// Stop 59's lossy case: the division that solves `x`'s row drops a cell. Every row is
   /// checked from then on, the pin's own row too.
   @Test func aLossyTableauPassesNoRowOver() throws {
-    let solver = Solver(representation: .lazy)
-    let x = solver.makeVariable("x")
-    let y = solver.makeVariable("y")
+    let (solver, x, y) = Self.lazySolver()
     let pin = y == 1e6
     try solver.addConstraint(pin)
     #expect(Self.owned(solver) == [Self.record(solver, pin)])
