@@ -18,6 +18,7 @@ extension Solver {
           "audit constant out of sync")
       }
       if let problem = ownRowProblem() { preconditionFailure(problem) }
+      if let problem = listedProblem() { preconditionFailure(problem) }
     }
   #else
     @inline(__always) func checkInvariants() {}
@@ -196,5 +197,28 @@ extension Solver {
       }
       return nil
     }
+  }
+}
+
+extension Solver {
+  /// What is wrong with the check's bits of the symbols that have checked constraints
+  /// (`Audit.listed`), or nil: a variable's bit must be set exactly when its list of
+  /// checked constraints is not empty, and no other bit may be set. Run after every
+  /// operation by the internal checks, and by tests.
+  func listedProblem() -> String? {
+    var listedVariables = 0
+    for v in variableSymbols.indices {
+      let s = variableSymbols[v].index
+      let bit = audit.listed.withUnsafeBufferPointer { Audit.isListed(s, in: $0) }
+      guard bit == (audit.firstSlot[v] >= 0) else {
+        return "variable \(v): its bit says \(bit), its list \(audit.firstSlot[v])"
+      }
+      if bit { listedVariables += 1 }
+    }
+    let bits = audit.listed.reduce(0) { $0 + $1.nonzeroBitCount }
+    guard bits == listedVariables else {
+      return "\(bits) bits are set for \(listedVariables) variables with checked constraints"
+    }
+    return nil
   }
 }

@@ -23,6 +23,12 @@ import Testing
     return result
   }
 
+  /// Whether the check's bit for `variable` is set (`Audit.listed`).
+  static func isListed(_ solver: Solver, _ variable: Variable) -> Bool {
+    let symbol = solver.variableSymbols[Int(variable.index)].index
+    return solver.audit.listed.withUnsafeBufferPointer { Audit.isListed(symbol, in: $0) }
+  }
+
   /// A lazy solver with two variables, `x` and `y`.
   static func lazySolver() -> (Solver, Variable, Variable) {
     let solver = Solver(representation: .lazy)
@@ -49,6 +55,39 @@ import Testing
     #expect(Self.checked(solver, x).isEmpty)
     #expect(Self.checked(solver, y) == [capRecord])
     #expect(solver.ownRowProblem() == nil)
+  }
+
+  /// The check skips a changed value on one bit (`Audit.listed`): set exactly while its
+  /// variable has a constraint to check, through exposure and removal.
+  @Test func aVariablesBitSaysWhetherItHasAConstraintToCheck() throws {
+    let (solver, x, y) = Self.lazySolver()
+    let pin = x == 10
+    let link = y == x + 5
+    let cap = y <= 100
+    for c in [pin, link, cap] { try solver.addConstraint(c) }
+    #expect(!Self.isListed(solver, x))
+    #expect(Self.isListed(solver, y))
+    #expect(solver.listedProblem() == nil)
+    try solver.setConstant(7, of: link)
+    solver.takeDisowned()
+    #expect(Self.isListed(solver, x))
+    #expect(solver.listedProblem() == nil)
+    try solver.removeConstraint(link)
+    #expect(!Self.isListed(solver, x))
+    #expect(Self.isListed(solver, y))
+    try solver.removeConstraint(cap)
+    #expect(!Self.isListed(solver, y))
+    #expect(solver.listedProblem() == nil)
+    // A variable made after the others, far past the first word of bits.
+    var last = y
+    for _ in 0..<200 { last = solver.makeVariable() }
+    try solver.addConstraint(last + x >= 3)  // its own row: `last` is its subject
+    try solver.addConstraint(last <= 50)  // `last` is basic: substituted, checked
+    #expect(Self.isListed(solver, last))
+    #expect(solver.listedProblem() == nil)
+    solver.reset()
+    #expect(!Self.isListed(solver, last) && !Self.isListed(solver, y))
+    #expect(solver.listedProblem() == nil)
   }
 
   @Test func aConstantChangeHandsTheRowBackToTheCheck() throws {
@@ -274,7 +313,7 @@ import Testing
       default:
         solver.updateVariables()
       }
-      let problem = solver.ownRowProblem()
+      let problem = solver.ownRowProblem() ?? solver.listedProblem()
       #expect(problem == nil, "after step \(step)")
       if problem != nil { break }
     }
