@@ -48,6 +48,27 @@ import Testing
     expectFramesAreTheSolution(feed)
   }
 
+  /// A list long enough that the copy of its listed cells requests each cell's table entry,
+  /// object and values ahead of its turn (from 4,096 listed entries, `View.copyMovedChildFrames`)
+  /// copies the same frames as a short one: cell 5 of 4,300 grows, the 4,294 cells below it
+  /// move, and every frame is the solution's, near the chain's ends and in its middle.
+  @Test func aLongListCopiesOutTheCellsTheSolveMovedOnly() throws {
+    let count = 4_300
+    let feed = try Feed(.autoLayout, cells: count)
+    let loop = RunLoop(window: feed.window)
+    try loop.tick()
+    let heightBefore = feed.cells[count - 1].frame.origin.y
+    loop.post { feed.bodies[5].setText(InvalidationScopeTests.twoLines) }
+    let before = feed.window.counters
+    try loop.tick()
+    let work = feed.window.counters - before
+    // The moved cells below, and cell 5, its text stack and its body.
+    #expect(work.framesChanged == count - 6 + 3, "\(work)")
+    #expect(work.framesAssigned == count - 6 + 1 + 2 + 2, "\(work)")
+    #expect(feed.cells[count - 1].frame.origin.y > heightBefore)
+    expectFramesAreTheSolution(feed)
+  }
+
   /// A frame set with `setFrame` is the client's; the superview's next layout puts the
   /// solution back, even when the solve did not move that child (UIKit copies every
   /// child's frame out of its engine at each layout). Set before the tick, or after the
