@@ -177,8 +177,8 @@ extension Solver {
                 /// (`prefetching`, from `prefetches(_:)`) requests the lines of its
                 /// symbols' checks ahead, one step of the chain value and bit -> variable ->
                 /// first slot -> slot -> record per stage, each stage reading what an
-                /// earlier one requested: the value and the bit 16 symbols ahead, then only
-                /// for symbols whose bit is set, the variable 12 ahead, the first slot 8
+                /// earlier one requested: the value and the bit 32 symbols ahead, then only
+                /// for symbols whose bit is set, the variable 16 ahead, the first slot 8
                 /// ahead, the slot 4 ahead (a record's terms are side by side: the first
                 /// one's line holds most of the others), its record 2 ahead. (Without them
                 /// each step waited for the last: a check in a list of 100,000 cells was a
@@ -195,15 +195,15 @@ extension Solver {
                   // requested only inside `listed`, and a slot found (`slot >= 0`) has its
                   // record's entry (`slots`, `entries`).
                   for i in 0..<n {
-                    if i &+ 16 < n {
-                      let ahead = list[i &+ 16].index
+                    if i &+ 32 < n {
+                      let ahead = list[i &+ 32].index
                       cprefetch_read(values.baseAddress.unsafelyUnwrapped + ahead)
                       if ahead &>> 6 < listed.count {
                         cprefetch_read(listed.baseAddress.unsafelyUnwrapped + ahead &>> 6)
                       }
                     }
-                    if i &+ 12 < n {
-                      let ahead = list[i &+ 12].index
+                    if i &+ 16 < n {
+                      let ahead = list[i &+ 16].index
                       if mayHaveChecks(ahead) {
                         cprefetch_read(variableOf.baseAddress.unsafelyUnwrapped + ahead)
                       }
