@@ -32,8 +32,10 @@ import Testing
 
   /// Moves a basic symbol's row a thousandth of a point off its constraints, as a pivot on
   /// a round-off element would, and lets the values follow it. The row is no longer its
-  /// constraint's own equation, as after any pivot (`Tableau+OwnRows.swift`).
+  /// constraint's own equation, as after any pivot (`Tableau+OwnRows.swift`). Shifts still
+  /// owed are settled first, as before any change to rows.
   static func knockOff(_ solver: Solver, _ symbol: Symbol) {
+    solver.tableau.settleShifts()
     let slot = Int(solver.tableau.basicSlot[symbol.index])
     solver.tableau.disown(slot)
     solver.tableau.rows[slot].constant += 1e-3
