@@ -84,9 +84,16 @@ extension Solver {
         }
       }
       precondition(counts == columnCounts, "column counts out of sync")
+      // Kinds are only known from cells: one pass marks the external symbols (a search of
+      // every row per parametric symbol made each check quadratic, and a test that builds a
+      // list of 2,000 boxes ran for over half an hour).
+      var external = [Bool](repeating: false, count: basicSlot.count)
+      for row in rows {
+        for s in row.symbols where s.isExternal { external[s.index] = true }
+      }
       let free = basicSlot.indices.filter {
         basicSlot[$0] < 0 && columnCounts[$0] > 0 && freeSymbols.contains(UInt32($0)) == false
-          && symbolIsExternal($0)
+          && external[$0]
       }.count
       precondition(free == referencedParametricExternals, "free external count out of sync")
       for s in basicSlot.indices where basicSlot[s] < 0 {
@@ -97,12 +104,6 @@ extension Solver {
       precondition(staleValues.isEmpty, "values were left stale")
       precondition(referencesAreExact(), "a row's cached basic cells are stale")
       checkAcyclic()
-    }
-
-    /// Whether the symbol with this index is external (kinds are only known from cells).
-    func symbolIsExternal(_ index: Int) -> Bool {
-      for row in rows { for s in row.symbols where s.index == index { return s.isExternal } }
-      return false
     }
 
     /// Rows' references to basic symbols must not loop (the values would be undefined).
