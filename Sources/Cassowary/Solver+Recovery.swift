@@ -247,7 +247,7 @@ extension Solver {
         if !tableau.damaged && requiredConstraintsHold() {
           // Every required constraint was just checked: no value is unchecked.
           tableau.markChecked()
-          tableau.auditedVersion = tableau.structureVersion
+          tableau.markAudited()
           return
         }
       } catch {
@@ -258,6 +258,6 @@ extension Solver {
     // old state; the flag is cleared either way so that the next operation does not
     // rebuild again for the same cause.
     tableau.damaged = false
-    tableau.auditedVersion = tableau.structureVersion
+    tableau.markAudited()
   }
 }

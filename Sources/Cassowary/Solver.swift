@@ -208,7 +208,7 @@ public final class Solver {
         if !hold { tableau.damaged = true }
         tableau.shiftedThroughCache = false
         tableau.markChecked()
-        tableau.auditedVersion = tableau.structureVersion
+        tableau.markAudited()
       }
       guard tableau.needsRepair else { return }
       repairIfDamaged()

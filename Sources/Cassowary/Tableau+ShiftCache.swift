@@ -63,6 +63,9 @@ struct ShiftColumn {
   /// read-out), restricted (queue when negative), dummy (must stay zero).
   private(set) var entries = ShiftEntries()
   private var buffers: ShiftBuffers?
+  /// The largest magnitude among its coefficients, direct and moved (what one shift's
+  /// size is multiplied by in `Tableau.shiftDrift`).
+  private(set) var largest = 0.0
   /// The sum of the shifts not yet applied to the constants of the `direct` rows.
   var pending = 0.0
   /// Whether it was shifted since the last read-out without its externals being listed:
@@ -93,6 +96,7 @@ struct ShiftColumn {
     self.marker = marker
     self.version = version
     pending = 0
+    largest = 0
     unlisted = false
     externalShift = 0
     variablesKnown = false
@@ -107,6 +111,7 @@ struct ShiftColumn {
   /// Adds a row that names the marker directly (after `begin`).
   mutating func addDirect(_ slot: Int32, _ coefficient: Double) {
     let buffers = self.buffers.unsafelyUnwrapped
+    largest = Swift.max(largest, abs(coefficient))
     entries.direct = ShiftBuffers.append(
       ShiftEntry(target: slot, coefficient: coefficient), to: &buffers.direct, entries.direct)
   }
@@ -115,6 +120,7 @@ struct ShiftColumn {
   mutating func addMoved(_ symbol: Symbol, _ coefficient: Double) {
     let buffers = self.buffers.unsafelyUnwrapped
     let entry = ShiftEntry(target: symbol, coefficient: coefficient)
+    largest = Swift.max(largest, abs(coefficient))
     if symbol.isExternal {
       entries.externals = ShiftBuffers.append(entry, to: &buffers.externals, entries.externals)
     } else if symbol.isDummy {
@@ -213,6 +219,7 @@ extension Tableau {
     }
     let k = found!
     counters.cachedShifts &+= 1
+    shiftDrift += abs(delta) * shiftCache.columns[k].largest
     shiftedThroughCache = true
     everShiftedThroughCache = true
     let entries = shiftCache.columns[k].entries

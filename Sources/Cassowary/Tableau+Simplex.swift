@@ -512,6 +512,11 @@ extension Tableau {
       return updateValues() && cached
     }
     settleShifts()
+    // The round-off this shift leaves (`shiftDrift`): its size times the largest
+    // coefficient it moves a row's constant by (a row that names a basic marker moves by
+    // the shift itself).
+    var largest = markerIsBasic ? 1.0 : 0.0
+    defer { shiftDrift += abs(delta) * largest }
     if markerIsBasic {
       disown(Int(markerSlot))
       rows[Int(markerSlot)].constant -= delta
@@ -521,7 +526,9 @@ extension Tableau {
     }
     for slot32 in slots(holding: marker) {
       let slot = Int(slot32)
-      let shift = rows[slot].coefficient(for: marker) * delta
+      let coefficient = rows[slot].coefficient(for: marker)
+      largest = Swift.max(largest, abs(coefficient))
+      let shift = coefficient * delta
       disown(slot)
       rows[slot].constant += shift
       counters.rowsTouched &+= 1

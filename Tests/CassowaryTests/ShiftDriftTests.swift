@@ -1,0 +1,98 @@
+@testable import Cassowary
+import Testing
+
+/// Values handed out after suggestions that swing a value far out and back. A shift moves a
+/// value (or a row's constant) by adding to it, so a swing to 1e9 and back leaves round-off
+/// of about 1e9 times 2^-53 in it: 1e-7, over a hundred times `Tolerance.audit` at layout
+/// magnitudes. Suggestions change no row, so no check used to run before the read-out,
+/// and the drifted values were handed out (found by a review at stop 60).
+@Suite struct ShiftDriftTests {
+  /// The largest amount by which the values read out break a required constraint, each
+  /// over the scale the check uses (1 + the magnitudes of its terms and constant).
+  static func worstResidual(_ solver: Solver, _ constraints: [Constraint]) -> Double {
+    var worst = 0.0
+    for constraint in constraints where constraint.strength.isRequired {
+      var sum = constraint.expression.constant
+      var scale = 1 + abs(sum)
+      for term in constraint.expression.terms {
+        let v = term.coefficient * solver.value(of: term.variable)
+        sum += v
+        scale += abs(v)
+      }
+      let broken: Double
+      switch constraint.relation {
+      case .equal: broken = abs(sum)
+      case .greaterOrEqual: broken = max(0, -sum)
+      case .lessOrEqual: broken = max(0, sum)
+      }
+      worst = max(worst, broken / scale)
+    }
+    return worst
+  }
+
+  static let representations: [Solver.Representation] = [.adaptive, .lazy, .canonical]
+
+  /// The reviewer's case, with a read-out after each suggestion and no row change at all.
+  @Test(arguments: representations)
+  func aSwingAndBackLeavesNoDriftInTheValuesReadOut(_ representation: Solver.Representation)
+    throws
+  {
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let s = solver.makeVariable("s")
+    try solver.addEditVariable(x, strength: .strong)
+    let link = s == x + 0.1
+    try solver.addConstraint(link)
+    for value in [1e9, 0.3, 1e9, 0.7, 0.3, 1e9, 0.1] {
+      try solver.suggestValue(x, value)
+      solver.updateVariables()
+      #expect(abs(solver.value(of: x) - value) <= Tolerance.audit * (1 + abs(value)))
+      let worst = Self.worstResidual(solver, [link])
+      #expect(worst <= Tolerance.audit, "after suggesting \(value): residual \(worst)")
+    }
+  }
+
+  /// The same drift through constant changes (`setConstant` shifts a marker as a suggestion
+  /// does).
+  @Test(arguments: representations)
+  func aConstantSwungOutAndBackLeavesNoDrift(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
+    let a = solver.makeVariable("a")
+    let b = solver.makeVariable("b")
+    let c = solver.makeVariable("c")
+    let anchor = a == 5
+    let links = [b == a + 0.1, c == 2 * b - 0.3]
+    try solver.addConstraint(anchor)
+    for link in links { try solver.addConstraint(link) }
+    for constant in [-1e9, -5.5, -9e8, -0.25, -1e9, -7] {
+      try solver.setConstant(constant, of: anchor)
+      solver.updateVariables()
+      let worst = Self.worstResidual(solver, links)
+      #expect(worst <= Tolerance.audit, "after the constant \(constant): residual \(worst)")
+    }
+  }
+
+  /// Ordinary ticks do not pay for a check: shifts of layout magnitudes leave round-off far
+  /// below the tolerance, so a thousand of them add up to less than the limit. A swing to
+  /// 1e9 goes over it, and the operation ends with the check (which clears the sum).
+  @Test func onlyLargeShiftsAskForACheck() throws {
+    let solver = Solver(representation: .lazy)
+    let width = solver.makeVariable("W")
+    let half = solver.makeVariable("h")
+    try solver.addEditVariable(width, strength: .strong)
+    try solver.addConstraint(half == 0.5 * width)
+    try solver.suggestValue(width, 400)
+    solver.updateVariables()
+    for t in 0..<1_000 {
+      try solver.suggestValue(width, 400 + Double(t % 7) * 10)
+      solver.updateVariables()
+      #expect(!solver.tableau.needsAudit)
+    }
+    #expect(solver.counters.cachedShifts > 900)
+    #expect(solver.tableau.shiftDrift > 1_000)
+    #expect(solver.tableau.shiftDrift < Tolerance.shiftDrift)
+    try solver.suggestValue(width, 1e9)
+    #expect(solver.tableau.shiftDrift == 0, "the suggestion ended with the check")
+    #expect(!solver.tableau.needsAudit)
+  }
+}
