@@ -64,6 +64,15 @@ extension Solver {
     for term in expression.terms where !isKnown(term.variable) {
       throw .unknownVariable(term.variable)
     }
+    // Round-off that shifts leave in a required constraint's residual grows with its
+    // coefficients (`Tableau.shiftBudget`, `Audit.measure`; the drift check sets it again
+    // from every one).
+    if strength.isRequired {
+      var weight = 1.0
+      for term in expression.terms { weight += abs(term.coefficient) }
+      let room = 2 * Tolerance.shiftDrift / weight
+      if room < tableau.shiftBudget { tableau.shiftBudget = room }
+    }
 
     if representation == .adaptive && !tableau.lazy && !buildingCanonically
       && tableau.cellCount > 8 &* tableau.rowCount &+ 64

@@ -247,23 +247,94 @@ extension Solver {
       }
     }
   }
+}
 
-  /// Whether every required constraint holds at the current values: the check of a
-  /// rebuilt tableau.
-  func requiredConstraintsHold() -> Bool {
+extension Solver {
+  /// How the current values stand against every required constraint: `worst`, the largest
+  /// ratio of a constraint's residual (beyond its bound, for an inequality) to what
+  /// `Tolerance.audit` allows it (at most 1 when every one holds; infinite for a value that
+  /// is not a number), and `room`, how far the shifts' sum (`Tableau.shiftDrift`) may grow
+  /// before the tightest of them could stop holding (`Audit.measure`; capped at
+  /// `Tolerance.shiftDrift`).
+  func measureRequired() -> (worst: Double, room: Double) {
+    var worst = 0.0
+    var room = Tolerance.shiftDrift
     tableau.values.withUnsafeBufferPointer { values in
-      for r in records.indices
-      where records[r].constraint != nil && records[r].strength.isRequired {
-        if !audit.holds(entry: audit.entries[r], values: values) {
-          return false
+      audit.slots.withUnsafeBufferPointer { slots in
+        for r in records.indices
+        where records[r].constraint != nil && records[r].strength.isRequired {
+          let measure = Audit.measure(entry: audit.entries[r], slots: slots, values: values)
+          worst = measure.ratio.isNaN ? .infinity : Swift.max(worst, measure.ratio)
+          room = Swift.min(room, measure.room)
         }
       }
-      return true
     }
+    return (worst, room)
+  }
+
+  /// Whether every required constraint holds at the current values.
+  func requiredConstraintsHold() -> Bool { measureRequired().worst <= 1 }
+
+  /// The check after shifts that may have left too much round-off (`Tableau.shiftDrift`
+  /// past `Tableau.shiftBudget`): whether every required constraint holds, not only those of
+  /// the values changed since the last check (a read-out empties those lists, and round-off
+  /// a swing left in values an earlier operation moved can break a constraint once a later
+  /// one brings them back near zero). The next budget is what the tightest of them can
+  /// take, and the sum starts again from zero (`resetDrift`). (A constraint held near the
+  /// edge of the tolerance at large magnitudes leaves little room: the next shifts are then
+  /// checked this way each, until the values move away from that edge or break it.)
+  func checkDrift() -> Bool {
+    let measure = measureRequired()
+    resetDrift(room: measure.room)
+    return measure.worst <= 1
+  }
+
+  /// Starts the shifts' sum again from zero with `room` as its budget (after every required
+  /// constraint was measured).
+  func resetDrift(room: Double) {
+    tableau.shiftDrift = 0
+    tableau.shiftBudget = room
   }
 }
 
 extension Audit {
+  /// A constraint's entry against `values`: `ratio`, its residual (beyond its bound, for an
+  /// inequality) over what ``Tolerance/audit`` allows it, and `room`, how far the shifts'
+  /// sum (`Tableau.shiftDrift`) may grow before it could stop holding (0 when it does not
+  /// hold). Each unit of the sum moves each of its values by at most 1 per unit of their
+  /// coefficient, and its constant by at most 1 (a shift counts at least its size), so with
+  /// `weight` the sum of its coefficients' magnitudes plus 1, each unit adds at most
+  /// `weight` ulps to its residual and takes at most `weight` off its magnitudes. An entry
+  /// off by less than `Tolerance.audit` then stays within it at any magnitude for
+  /// `(audit - off) / (weight · ulp)`; one off by more holds while its magnitudes stay large
+  /// enough, for `(allowed - off) / (weight · (ulp + audit))`. The larger that applies.
+  static func measure(
+    entry: Entry, slots: UnsafeBufferPointer<Slot>, values: UnsafeBufferPointer<Double>
+  ) -> (ratio: Double, room: Double) {
+    var residual = entry.constant
+    var scale = abs(entry.constant)
+    var weight = 1.0
+    let first = Int(entry.start)
+    for i in first..<(first + Int(entry.count)) {
+      let t = slots[i].coefficient * values[Int(slots[i].symbol)]
+      residual += t
+      scale += abs(t)
+      weight += abs(slots[i].coefficient)
+    }
+    let allowed = Tolerance.audit * (scale + 1)
+    let off: Double
+    switch entry.relation {
+    case .equal: off = abs(residual)
+    case .greaterOrEqual: off = Swift.max(0, -residual)
+    case .lessOrEqual: off = Swift.max(0, residual)
+    }
+    let ratio = off / allowed
+    guard off <= allowed else { return (ratio, 0) }
+    let shrinking = (allowed - off) / (weight * (Double.ulpOfOne + Tolerance.audit))
+    guard off < Tolerance.audit else { return (ratio, shrinking) }
+    return (ratio, Swift.max(shrinking, (Tolerance.audit - off) / (weight * Double.ulpOfOne)))
+  }
+
   /// Whether a constraint's entry holds at `values` within ``Tolerance/audit`` of the
   /// magnitudes in its residual.
   @inline(__always)

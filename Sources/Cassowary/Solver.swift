@@ -202,9 +202,12 @@ public final class Solver {
         takeDisowned()
         // The lists are passed straight in, not bound to locals: a local would still hold
         // the buffer when `markChecked` empties it, which would then copy it.
-        let hold = changedValuesHold(
-          tableau.changedExternals[tableau.checkedPrefix...], tableau.rechangedExternals,
-          includingOwned: tableau.shiftedThroughCache)
+        let hold =
+          tableau.shiftDrift > tableau.shiftBudget
+          ? checkDrift()
+          : changedValuesHold(
+            tableau.changedExternals[tableau.checkedPrefix...], tableau.rechangedExternals,
+            includingOwned: tableau.shiftedThroughCache)
         if !hold { tableau.damaged = true }
         tableau.shiftedThroughCache = false
         tableau.markChecked()

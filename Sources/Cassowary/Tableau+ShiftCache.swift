@@ -63,9 +63,9 @@ struct ShiftColumn {
   /// read-out), restricted (queue when negative), dummy (must stay zero).
   private(set) var entries = ShiftEntries()
   private var buffers: ShiftBuffers?
-  /// The largest magnitude among its coefficients, direct and moved (what one shift's
-  /// size is multiplied by in `Tableau.shiftDrift`).
-  private(set) var largest = 0.0
+  /// The largest magnitude among its coefficients, direct and moved, and at least 1 (what
+  /// one shift's size is multiplied by in `Tableau.shiftDrift`).
+  private(set) var largest = 1.0
   /// The sum of the shifts not yet applied to the constants of the `direct` rows.
   var pending = 0.0
   /// Whether it was shifted since the last read-out without its externals being listed:
@@ -96,7 +96,7 @@ struct ShiftColumn {
     self.marker = marker
     self.version = version
     pending = 0
-    largest = 0
+    largest = 1
     unlisted = false
     externalShift = 0
     variablesKnown = false

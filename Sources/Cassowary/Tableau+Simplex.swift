@@ -512,10 +512,9 @@ extension Tableau {
       return updateValues() && cached
     }
     settleShifts()
-    // The round-off this shift leaves (`shiftDrift`): its size times the largest
-    // coefficient it moves a row's constant by (a row that names a basic marker moves by
-    // the shift itself).
-    var largest = markerIsBasic ? 1.0 : 0.0
+    // What this shift adds to `shiftDrift`: its size times the largest coefficient it moves
+    // a row's constant by, and at least its size (a constraint's own constant moves by it).
+    var largest = 1.0
     defer { shiftDrift += abs(delta) * largest }
     if markerIsBasic {
       disown(Int(markerSlot))

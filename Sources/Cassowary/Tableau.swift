@@ -155,15 +155,14 @@ struct Tableau {
   /// read of the tableau where two would each pay the solver's access check.)
   var needsRepair: Bool { damaged || objectiveSuspect }
   /// Whether the values changed by structure since the solver last checked them, or the
-  /// tableau is `lossy` (then every operation's values are checked).
-  /// Records that the values were just checked: at this structure, with no shift since.
-  @inline(__always) mutating func markAudited() {
-    auditedVersion = structureVersion
-    shiftDrift = 0
-  }
+  /// tableau is `lossy` (then every operation's values are checked), or the shifts since
+  /// every required constraint was last checked may have left too much round-off
+  /// (`shiftDrift` past `shiftBudget`).
   var needsAudit: Bool {
-    !damaged && (auditedVersion != structureVersion || lossy || shiftDrift > Tolerance.shiftDrift)
+    !damaged && (auditedVersion != structureVersion || lossy || shiftDrift > shiftBudget)
   }
+  /// Records that the values changed by structure were just checked.
+  @inline(__always) mutating func markAudited() { auditedVersion = structureVersion }
   /// Whether a division took a cell of some row under the zero threshold (a coefficient
   /// under 1e-10 after dividing by an element over 1, not a sum's round-off: 5e-5 / 1e6).
   /// A shift of that cell's symbol then leaves the row's value off by the lost cell times
@@ -180,15 +179,21 @@ struct Tableau {
   /// The `structureVersion` at which the solver last checked the values against its
   /// required constraints (`Solver+Recovery.swift`); none yet in a new tableau.
   var auditedVersion = UInt64.max
-  /// The magnitudes of the shifts since the solver last checked the values: each shift's
-  /// size times the largest coefficient it moved a value or a row's constant by. A shift
-  /// adds to what it moves, so it leaves round-off of up to 2^-53 of that product behind;
-  /// once the sum passes `Tolerance.shiftDrift` (round-off of half `Tolerance.audit` at the
-  /// smallest scale the check uses), `needsAudit` asks for a check before the values go
-  /// out.
-  /// Suggestions of 1e9 and then 0.3 left `s == x + 0.1` 1e-7 off with no row changed, so
-  /// no check ran before the read-out (a fresh-eyes review, stop 60).
+  /// The magnitudes of the shifts since every required constraint was last checked (or
+  /// since the tableau was built): each shift's size times the largest coefficient it moved
+  /// a value or a row's constant by. A shift adds to what it moves, so each unit of it can
+  /// leave up to an ulp of round-off per unit of a constraint's coefficients, and it can take
+  /// as much off a constraint's magnitudes (values swung out to 1e9 and back: what a check
+  /// at 1e9 let through can break the constraint at 0.3). Suggestions of 1e9 and then 0.3
+  /// left `s == x + 0.1` 1.3e-8 off with no row changed, so no check ran before the
+  /// read-out (a fresh-eyes review, stop 60). Past `shiftBudget`, the operation ends with
+  /// the check of every required constraint (`Solver.checkDrift()`), which sets the next
+  /// budget.
   var shiftDrift = 0.0
+  /// How far `shiftDrift` may grow before that check: `Tolerance.shiftDrift` in a new
+  /// tableau, then what the last such check found every required constraint could take
+  /// (`Audit.measure`).
+  var shiftBudget = Tolerance.shiftDrift
   /// Per slot: the required constraint whose own equation its row still is, if any
   /// (`Tableau+OwnRows.swift`).
   var owners: [RowOwner] = []

@@ -77,15 +77,12 @@ public enum Tolerance {
   /// rows have drifted from the constraints and the tableau is rebuilt
   /// (`Solver+Audit.swift`). Round-off at layout magnitudes is near 1e-13 of that scale.
   public static let audit = 1.0e-9
-  /// How large the shifts since the last check may add up to (`Tableau.shiftDrift`) before
-  /// the values are checked again: their round-off, at most half an ulp of each shift, is
-  /// then at most half of `audit` at the check's smallest scale (1), so values handed out
-  /// between two checks break a required constraint by at most 1.5 times `audit` (what the
-  /// last check let through, and this). Layout shifts of hundreds of points run about ten
-  /// thousand ticks between two checks (a check every 1,900 ticks with a limit 8 times
-  /// lower cost `wide` ticks of 1,000 children 3% more instructions); a swing to 1e9 and
-  /// back is checked at once.
-  static let shiftDrift = audit / Double.ulpOfOne
+  /// The most the shifts may add up to (`Tableau.shiftDrift`) before every required
+  /// constraint is checked: at an ulp of round-off per unit, half of `audit` at the check's
+  /// smallest scale (1). Constraints with larger coefficients, or with round-off already in
+  /// them, lower it (`Audit.measure`). Shifts of hundreds of points run thousands of ticks
+  /// between two such checks; a swing to 1e9 and back is checked on the way.
+  static let shiftDrift = audit / 2 / Double.ulpOfOne
   /// Whether a value read out at `new` keeps its last reading `old`: they are apart by no
   /// more than round-off, 1e-12 plus 1e-14 of the reading's magnitude (equal values
   /// included). A reporting read-out (`Solver.updateVariables(_:)` and the engine's

@@ -52,6 +52,46 @@ import Testing
     }
   }
 
+  /// A stop on the way back: the check the swing to 1e9 asks for passes at that
+  /// magnitude, and so does one at 2e6, with the round-off of 1e9 still in the values; the
+  /// way down from 2e6 must be checked again, though it is shorter than the budget of a
+  /// tableau with no round-off in it (a review at stop 62: 2.4e-8 off at 0.3, 13 times the
+  /// tolerance, when each check started the sum from zero with the full budget).
+  @Test(arguments: representations)
+  func aStopOnTheWayBackIsCheckedToo(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let s = solver.makeVariable("s")
+    try solver.addEditVariable(x, strength: .strong)
+    let link = s == x + 0.1
+    try solver.addConstraint(link)
+    for value in [1e9, 2e6, 0.3, 999_999_999, 1.9e6, 0.7] {
+      try solver.suggestValue(x, value)
+      solver.updateVariables()
+      let worst = Self.worstResidual(solver, [link])
+      #expect(worst <= Tolerance.audit, "after suggesting \(value): residual \(worst)")
+    }
+  }
+
+  /// Large coefficients multiply the round-off of the values they weigh (the same review:
+  /// 69 times the tolerance when only the shifts' sizes were counted).
+  @Test(arguments: representations)
+  func largeCoefficientsLowerTheBudget(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
+    let e = solver.makeVariable("e")
+    let a = solver.makeVariable("a")
+    let b = solver.makeVariable("b")
+    try solver.addEditVariable(e, strength: .strong)
+    let constraints = [a == e, 1000 * b == 1000 * a + 1]
+    for constraint in constraints { try solver.addConstraint(constraint) }
+    for value in [0.0013, 2_200_000.3, 0.0013, 2e6, 0.0007] {
+      try solver.suggestValue(e, value)
+      solver.updateVariables()
+      let worst = Self.worstResidual(solver, constraints)
+      #expect(worst <= Tolerance.audit, "after suggesting \(value): residual \(worst)")
+    }
+  }
+
   /// The same drift through constant changes (`setConstant` shifts a marker as a suggestion
   /// does).
   @Test(arguments: representations)
@@ -73,8 +113,9 @@ import Testing
   }
 
   /// Ordinary ticks do not pay for a check: shifts of layout magnitudes leave round-off far
-  /// below the tolerance, so a thousand of them add up to less than the limit. A swing to
-  /// 1e9 goes over it, and the operation ends with the check (which clears the sum).
+  /// below the tolerance, so a thousand of them add up to less than the budget. A swing to
+  /// 1e9 goes over it, and the operation ends with the check, which starts the sum again
+  /// and sets the next budget.
   @Test func onlyLargeShiftsAskForACheck() throws {
     let solver = Solver(representation: .lazy)
     let width = solver.makeVariable("W")
@@ -90,9 +131,10 @@ import Testing
     }
     #expect(solver.counters.cachedShifts > 900)
     #expect(solver.tableau.shiftDrift > 1_000)
-    #expect(solver.tableau.shiftDrift < Tolerance.shiftDrift)
+    #expect(solver.tableau.shiftDrift < solver.tableau.shiftBudget)
     try solver.suggestValue(width, 1e9)
     #expect(solver.tableau.shiftDrift == 0, "the suggestion ended with the check")
+    #expect(solver.tableau.shiftBudget > 1_000, "the check set a budget from the values")
     #expect(!solver.tableau.needsAudit)
   }
 }
