@@ -259,13 +259,19 @@ extension Solver {
   func measureRequired() -> (worst: Double, room: Double) {
     var worst = 0.0
     var room = Tolerance.shiftDrift
+    // Over raw buffers: a record's constraint read through the array is a retain and a
+    // release, and this pass visits every record.
     tableau.values.withUnsafeBufferPointer { values in
       audit.slots.withUnsafeBufferPointer { slots in
-        for r in records.indices
-        where records[r].constraint != nil && records[r].strength.isRequired {
-          let measure = Audit.measure(entry: audit.entries[r], slots: slots, values: values)
-          worst = measure.ratio.isNaN ? .infinity : Swift.max(worst, measure.ratio)
-          room = Swift.min(room, measure.room)
+        audit.entries.withUnsafeBufferPointer { entries in
+          records.withUnsafeBufferPointer { records in
+            for r in records.indices where records[r].strength.isRequired {
+              guard records[r].constraint != nil else { continue }
+              let measure = Audit.measure(entry: entries[r], slots: slots, values: values)
+              worst = measure.ratio.isNaN ? .infinity : Swift.max(worst, measure.ratio)
+              room = Swift.min(room, measure.room)
+            }
+          }
         }
       }
     }
