@@ -32,24 +32,30 @@ import Testing
 
   static let representations: [Solver.Representation] = [.adaptive, .lazy, .canonical]
 
-  /// The reviewer's case, with a read-out after each suggestion and no row change at all.
-  @Test(arguments: representations)
-  func aSwingAndBackLeavesNoDriftInTheValuesReadOut(_ representation: Solver.Representation)
-    throws
-  {
+  /// Suggests each of `values` for the edit variable of `s == x + 0.1`, reads out after
+  /// each, and expects the link (and the edit itself) to hold.
+  static func followLink(_ representation: Solver.Representation, _ values: [Double]) throws {
     let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let s = solver.makeVariable("s")
     try solver.addEditVariable(x, strength: .strong)
     let link = s == x + 0.1
     try solver.addConstraint(link)
-    for value in [1e9, 0.3, 1e9, 0.7, 0.3, 1e9, 0.1] {
+    for value in values {
       try solver.suggestValue(x, value)
       solver.updateVariables()
       #expect(abs(solver.value(of: x) - value) <= Tolerance.audit * (1 + abs(value)))
-      let worst = Self.worstResidual(solver, [link])
+      let worst = worstResidual(solver, [link])
       #expect(worst <= Tolerance.audit, "after suggesting \(value): residual \(worst)")
     }
+  }
+
+  /// The reviewer's case, with a read-out after each suggestion and no row change at all.
+  @Test(arguments: representations)
+  func aSwingAndBackLeavesNoDriftInTheValuesReadOut(_ representation: Solver.Representation)
+    throws
+  {
+    try Self.followLink(representation, [1e9, 0.3, 1e9, 0.7, 0.3, 1e9, 0.1])
   }
 
   /// A stop on the way back: the check the swing to 1e9 asks for passes at that
@@ -59,18 +65,7 @@ import Testing
   /// tolerance, when each check started the sum from zero with the full budget).
   @Test(arguments: representations)
   func aStopOnTheWayBackIsCheckedToo(_ representation: Solver.Representation) throws {
-    let solver = Solver(representation: representation)
-    let x = solver.makeVariable("x")
-    let s = solver.makeVariable("s")
-    try solver.addEditVariable(x, strength: .strong)
-    let link = s == x + 0.1
-    try solver.addConstraint(link)
-    for value in [1e9, 2e6, 0.3, 999_999_999, 1.9e6, 0.7] {
-      try solver.suggestValue(x, value)
-      solver.updateVariables()
-      let worst = Self.worstResidual(solver, [link])
-      #expect(worst <= Tolerance.audit, "after suggesting \(value): residual \(worst)")
-    }
+    try Self.followLink(representation, [1e9, 2e6, 0.3, 999_999_999, 1.9e6, 0.7])
   }
 
   /// Large coefficients multiply the round-off of the values they weigh (the same review:
