@@ -264,15 +264,22 @@ extension Solver {
         }
         last = state
       } catch {}
+      // The counters go on counting: every attempt's work is work done.
+      let counters = tableau.counters
       state = saved
+      tableau.counters = counters
     }
     // Every rebuild failed: keep the attempt that broke its required constraints least, else
     // the last one that got that far, else the old state. The flag is cleared either way,
-    // and the shifts' sum too, so that the next operation does not rebuild again for the
-    // same cause.
-    if let kept = best?.state ?? last { state = kept }
+    // and the shifts' sum and budget start afresh, so that the next operation does not
+    // rebuild again for the same cause.
+    if let kept = best?.state ?? last {
+      let counters = tableau.counters
+      state = kept
+      tableau.counters = counters
+    }
     tableau.damaged = false
     tableau.markAudited()
-    tableau.shiftDrift = 0
+    resetDrift(room: Tolerance.shiftDrift)
   }
 }

@@ -254,8 +254,11 @@ extension Solver {
   /// ratio of a constraint's residual (beyond its bound, for an inequality) to what
   /// `Tolerance.audit` allows it (at most 1 when every one holds; infinite for a value that
   /// is not a number), and `room`, how far the shifts' sum (`Tableau.shiftDrift`) may grow
-  /// before the tightest of them could stop holding (`Audit.measure`; capped at
-  /// `Tolerance.shiftDrift`).
+  /// before the tightest of them could stop holding (`Audit.measure`), between a
+  /// thousandth of `Tolerance.shiftDrift` and all of it. (The floor bounds the cost: one
+  /// constraint with coefficients of 1e6, or values held at the edge of the tolerance,
+  /// would otherwise have every shift of every tick check every constraint. Such a
+  /// constraint is then checked less often than its own room asks.)
   func measureRequired() -> (worst: Double, room: Double) {
     var worst = 0.0
     var room = Tolerance.shiftDrift
@@ -275,7 +278,7 @@ extension Solver {
         }
       }
     }
-    return (worst, room)
+    return (worst, Swift.max(room, Tolerance.shiftDrift / 1024))
   }
 
   /// Whether every required constraint holds at the current values.
