@@ -70,7 +70,7 @@ extension Solver {
     if strength.isRequired {
       var weight = 1.0
       for term in expression.terms { weight += abs(term.coefficient) }
-      let room = Swift.max(2 * Tolerance.shiftDrift / weight, Tolerance.shiftDrift / 1024)
+      let room = Swift.max(2 * Tolerance.shiftDrift / weight, Tolerance.shiftDriftFloor)
       if room < tableau.shiftBudget { tableau.shiftBudget = room }
     }
 

@@ -228,6 +228,14 @@ extension Solver {
     tableau.optimize()
   }
 
+  /// Goes back to `saved` with the counters as they are: every rebuild attempt's work is
+  /// work done.
+  private func restoreCounting(_ saved: State) {
+    let counters = tableau.counters
+    state = saved
+    tableau.counters = counters
+  }
+
   /// Rebuilds a tableau that showed damage during the last operation.
   private func rebuildIfDamaged() {
     guard tableau.damaged else { return }
@@ -264,20 +272,13 @@ extension Solver {
         }
         last = state
       } catch {}
-      // The counters go on counting: every attempt's work is work done.
-      let counters = tableau.counters
-      state = saved
-      tableau.counters = counters
+      restoreCounting(saved)
     }
     // Every rebuild failed: keep the attempt that broke its required constraints least, else
     // the last one that got that far, else the old state. The flag is cleared either way,
     // and the shifts' sum and budget start afresh, so that the next operation does not
     // rebuild again for the same cause.
-    if let kept = best?.state ?? last {
-      let counters = tableau.counters
-      state = kept
-      tableau.counters = counters
-    }
+    if let kept = best?.state ?? last { restoreCounting(kept) }
     tableau.damaged = false
     tableau.markAudited()
     resetDrift(room: Tolerance.shiftDrift)

@@ -278,7 +278,7 @@ extension Solver {
         }
       }
     }
-    return (worst, Swift.max(room, Tolerance.shiftDrift / 1024))
+    return (worst, Swift.max(room, Tolerance.shiftDriftFloor))
   }
 
   /// Whether every required constraint holds at the current values.
@@ -320,23 +320,8 @@ extension Audit {
   static func measure(
     entry: Entry, slots: UnsafeBufferPointer<Slot>, values: UnsafeBufferPointer<Double>
   ) -> (ratio: Double, room: Double) {
-    var residual = entry.constant
-    var scale = abs(entry.constant)
-    var weight = 1.0
-    let first = Int(entry.start)
-    for i in first..<(first + Int(entry.count)) {
-      let t = slots[i].coefficient * values[Int(slots[i].symbol)]
-      residual += t
-      scale += abs(t)
-      weight += abs(slots[i].coefficient)
-    }
+    let (off, scale, weight) = evaluate(entry: entry, slots: slots, values: values)
     let allowed = Tolerance.audit * (scale + 1)
-    let off: Double
-    switch entry.relation {
-    case .equal: off = abs(residual)
-    case .greaterOrEqual: off = Swift.max(0, -residual)
-    case .lessOrEqual: off = Swift.max(0, residual)
-    }
     let ratio = off / allowed
     guard off <= allowed else { return (ratio, 0) }
     let shrinking = (allowed - off) / (weight * (Double.ulpOfOne + Tolerance.audit))
@@ -358,19 +343,36 @@ extension Audit {
   static func holds(
     entry: Entry, slots: UnsafeBufferPointer<Slot>, values: UnsafeBufferPointer<Double>
   ) -> Bool {
+    let (off, scale, _) = evaluate(entry: entry, slots: slots, values: values)
+    return off <= Tolerance.audit * (scale + 1)
+  }
+
+  /// A constraint's entry at `values`: how far it is off (the residual's magnitude, or for
+  /// an inequality how far past its bound, 0 within it; not a number when a value is not),
+  /// the magnitudes summed in its residual (`scale`), and `weight`, 1 plus the magnitudes
+  /// of its coefficients (which `holds` leaves unused, and inlined, uncomputed).
+  @inline(__always)
+  static func evaluate(
+    entry: Entry, slots: UnsafeBufferPointer<Slot>, values: UnsafeBufferPointer<Double>
+  ) -> (off: Double, scale: Double, weight: Double) {
     var residual = entry.constant
     var scale = abs(entry.constant)
+    var weight = 1.0
     let first = Int(entry.start)
     for i in first..<(first + Int(entry.count)) {
       let t = slots[i].coefficient * values[Int(slots[i].symbol)]
       residual += t
       scale += abs(t)
+      weight += abs(slots[i].coefficient)
     }
-    let allowed = Tolerance.audit * (scale + 1)
+    // Written so that a residual that is not a number stays one (`Swift.max(0, -residual)`
+    // would make it 0, and a value that is not a number would pass an inequality).
+    let off: Double
     switch entry.relation {
-    case .equal: return abs(residual) <= allowed
-    case .greaterOrEqual: return residual >= -allowed
-    case .lessOrEqual: return residual <= allowed
+    case .equal: off = abs(residual)
+    case .greaterOrEqual: off = residual >= 0 ? 0 : -residual
+    case .lessOrEqual: off = residual <= 0 ? 0 : residual
     }
+    return (off, scale, weight)
   }
 }

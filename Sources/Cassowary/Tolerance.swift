@@ -83,6 +83,10 @@ public enum Tolerance {
   /// them, lower it (`Audit.measure`). Shifts of hundreds of points run thousands of ticks
   /// between two such checks; a swing to 1e9 and back is checked on the way.
   static let shiftDrift = audit / 2 / Double.ulpOfOne
+  /// The least the budget is set to (`Solver.measureRequired`): a thousandth of
+  /// `shiftDrift`, so that one constraint with large coefficients cannot make every shift
+  /// check every constraint.
+  static let shiftDriftFloor = shiftDrift / 1024
   /// Whether a value read out at `new` keeps its last reading `old`: they are apart by no
   /// more than round-off, 1e-12 plus 1e-14 of the reading's magnitude (equal values
   /// included). A reporting read-out (`Solver.updateVariables(_:)` and the engine's

@@ -132,4 +132,26 @@ import Testing
     #expect(solver.tableau.shiftBudget > 1_000, "the check set a budget from the values")
     #expect(!solver.tableau.needsAudit)
   }
+
+  /// Values that overflowed break every relation, in the check of changed values and in
+  /// the measure of every constraint (the drift check, a rebuild's acceptance): `x - y`
+  /// at two infinite values is not a number over an infinite scale, and an excess written
+  /// as `max(0, -residual)` would be 0 for it, within any tolerance.
+  @Test(arguments: [Relation.greaterOrEqual, .lessOrEqual, .equal])
+  func valuesThatOverflowedBreakEveryRelation(_ relation: Relation) {
+    let slots = [
+      Audit.Slot(coefficient: 1, symbol: 0, record: 0, next: 1, previous: -1),
+      Audit.Slot(coefficient: -1, symbol: 1, record: 0, next: -1, previous: 0),
+    ]
+    var entry = Audit.Entry()
+    entry.count = 2
+    entry.relation = relation
+    let values = [Double.infinity, .infinity]
+    slots.withUnsafeBufferPointer { slots in
+      values.withUnsafeBufferPointer { values in
+        #expect(!Audit.holds(entry: entry, slots: slots, values: values))
+        #expect(Audit.measure(entry: entry, slots: slots, values: values).ratio.isNaN)
+      }
+    }
+  }
 }
