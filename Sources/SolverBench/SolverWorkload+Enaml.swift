@@ -18,6 +18,12 @@ package struct ScriptedSystem: Sendable {
     [(form: LinearForm, relation: Relation, strength: Strength, shortfall: Strength?)] = []
   /// The values each tick suggests: the `suggest` statements before each `print`.
   package var ticks: [[(name: String, value: Double)]] = []
+  /// Each constraint's non-zero terms with their variables as positions in ``variables``:
+  /// a build then creates the variables in an array and reads them by position, as kiwi's
+  /// benchmark holds its variables in locals. (Looked up by name in a dictionary, the
+  /// strings were hashed and compared again at every build, a tenth of its instructions,
+  /// work that kiwi's benchmark does not do.)
+  package var terms: [[(variable: Int, coefficient: Double)]] = []
 
   /// Reads the statements of `script`. Labelled constraints that a `remove` takes back are
   /// left out: they are how a script fixes the variable order before anything else.
@@ -42,6 +48,23 @@ package struct ScriptedSystem: Sendable {
       case .remove: break
       }
     }
+    var position: [String: Int] = [:]
+    for (i, name) in variables.enumerated() { position[name] = i }
+    terms = constraints.map { constraint in
+      zip(constraint.form.names, constraint.form.coefficients).compactMap { name, c in
+        c == 0 ? nil : (position[name]!, c)
+      }
+    }
+  }
+}
+
+extension ScriptedSystem {
+  /// Where `name` is in ``variables`` (a precondition: the script mentions it).
+  package func position(of name: String) -> Int {
+    guard let i = variables.firstIndex(of: name) else {
+      preconditionFailure("enaml.cass: no variable \(name)")
+    }
+    return i
   }
 }
 
@@ -61,22 +84,30 @@ extension SolverWorkload {
     return (tick[0].value, tick[1].value)
   }
 
+  /// The positions in ``ScriptedSystem/variables`` of the edit variables and of the two
+  /// the ticks suggest, found once.
+  static let enamlPositions = (
+    edits: enamlSystem.edits.map { enamlSystem.position(of: $0.name) },
+    width: enamlSystem.position(of: "width"), height: enamlSystem.position(of: "height")
+  )
+
   static func enaml(_ representation: Solver.Representation) -> SolverSystem {
     let system = enamlSystem
     let sizes = enamlSizes
+    let positions = enamlPositions
     let s = Solver(representation: representation)
-    var variables: [String: Variable] = [:]
-    for name in system.variables { variables[name] = s.makeVariable(name) }
+    var variables: [Variable] = []
+    variables.reserveCapacity(system.variables.count)
+    for name in system.variables { variables.append(s.makeVariable(name)) }
     // As kiwi's benchmark: the two strong edit variables, and no suggestion before the
     // constraints.
-    for (name, strength) in system.edits {
-      try! s.addEditVariable(variables[name]!, strength: strength)
+    for (edit, position) in zip(system.edits, positions.edits) {
+      try! s.addEditVariable(variables[position], strength: edit.strength)
     }
-    for (form, relation, strength, shortfall) in system.constraints {
+    for ((form, relation, strength, shortfall), terms) in zip(system.constraints, system.terms) {
       var expression = Expression(constant: form.constant)
-      for (name, c) in zip(form.names, form.coefficients) where c != 0 {
-        expression.terms.append(Term(variables[name]!, c))
-      }
+      expression.terms.reserveCapacity(terms.count)
+      for (v, c) in terms { expression.terms.append(Term(variables[v], c)) }
       let constraint =
         if let shortfall {
           Constraint(expression, equalWithExcess: strength, shortfall: shortfall)
@@ -85,8 +116,8 @@ extension SolverWorkload {
         }
       try! s.addConstraint(constraint)
     }
-    let width = variables["width"]!
-    let height = variables["height"]!
+    let width = variables[positions.width]
+    let height = variables[positions.height]
     return SolverSystem(solver: s) { t in
       let (w, h) = sizes[t % sizes.count]
       try! s.suggestValue(width, w)

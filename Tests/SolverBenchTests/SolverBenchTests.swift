@@ -49,6 +49,14 @@ struct SolverBenchTests {
     #expect(system.constraints.filter { $0.strength == .required }.count == 57)
     #expect(system.ticks.count == 6)
     #expect(system.ticks.first?.map(\.value) == [400, 600])
+    // A build reads each constraint's terms by variable position: they must name the
+    // form's variables with its non-zero coefficients, in its order.
+    #expect(system.terms.count == system.constraints.count)
+    for (constraint, terms) in zip(system.constraints, system.terms) {
+      let named = zip(constraint.form.names, constraint.form.coefficients).filter { $0.1 != 0 }
+      #expect(terms.map { system.variables[$0.variable] } == named.map(\.0))
+      #expect(terms.map(\.coefficient) == named.map(\.1))
+    }
   }
 
   @Test func chainHasFourConstraintsPerBoxAndOneEnd() {
