@@ -24,6 +24,20 @@ import Testing
     expectValue(solver, anonymous, 0)
   }
 
+  @Test func namesAreFoundAmongManyUnnamedVariables() {
+    // Names are kept for the named variables only, found by their index: every one of a
+    // thousand variables, named or not, at the start, in the middle and at the end.
+    let solver = Solver()
+    var expected: [(Variable, String)] = []
+    for i in 0..<1000 {
+      let name = i % 3 == 1 || i == 0 || i == 999 ? "v\(i)" : ""
+      expected.append((solver.makeVariable(name), name))
+    }
+    for (variable, name) in expected {
+      #expect(solver.name(of: variable) == name, "variable \(variable.index)")
+    }
+  }
+
   @Test(arguments: representations)
   func valuesChangeOnlyOnUpdateVariables(_ representation: Solver.Representation) throws {
     let solver = Solver(representation: representation)
