@@ -60,9 +60,13 @@ public final class Solver {
 
   /// How the tableau stores its rows. Both give the same solutions; they differ in cost.
   public enum Representation: Sendable {
-    /// Canonical while the rows stay short, lazy from the first sign of fill-in (rows
-    /// averaging over eight cells): small systems keep the canonical tableau's cheap
-    /// suggestions, large ones never fill in. The default.
+    /// Canonical while the rows stay short and substitutions rewrite few of them, lazy
+    /// from the first sign of fill-in (rows averaging over eight cells) or of substitutions
+    /// that keep rewriting rows (more rows rewritten than half the rows held, plus eight):
+    /// small systems of independent parts keep the canonical tableau's cheap suggestions,
+    /// large ones never fill in, and small systems whose constraints tie the same
+    /// variables together (kiwi's enaml system) stop paying a rewrite of every row that
+    /// names each new subject. The default.
     case adaptive
     /// Rows may name other basic variables (without cycles) and are expanded only when a
     /// pivot needs them. A stack of N views costs O(N) instead of O(N²).

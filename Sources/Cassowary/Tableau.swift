@@ -24,6 +24,10 @@ struct Tableau {
   var lazy: Bool
   /// Cells in all rows, to notice fill-in.
   var cellCount = 0
+  /// Rows a substitution rewrote (`substitute(_:with:)`): what a canonical tableau pays
+  /// for naming parametric symbols only, and one of the adaptive representation's signs to
+  /// turn lazy (`Solver.insert`).
+  var substitutedRows = 0
   /// Rows in the tableau.
   var rowCount = 0
 
@@ -679,6 +683,7 @@ struct Tableau {
       noteRemoved(symbol)
       addToRow(slot, row, times: c, dropping: symbol)
       staleValues.append(rowBasic[slot])
+      substitutedRows &+= 1
     }
     assert(columns.count(index) == listed, "a merge listed the substituted symbol")
     columns.removeAll(index)

@@ -59,6 +59,17 @@ struct SolverBenchTests {
     }
   }
 
+  @Test func theAdaptiveTableauTurnsLazyWhereSubstitutionsKeepRewritingRows() {
+    // kiwi's enaml system ties its 37 variables together: its substitutions rewrite about
+    // five rows per constraint, and the adaptive tableau turns lazy part of the way through.
+    // A wide container's children rewrite a row per five constraints: it stays canonical,
+    // where it builds cheaper.
+    #expect(SolverWorkload.enaml.build(size: 1).solver.isLazy)
+    #expect(!SolverWorkload.wide.build(size: 50).solver.isLazy)
+    #expect(!SolverWorkload.wide.build(size: 200).solver.isLazy)
+    #expect(!SolverWorkload.enaml.build(size: 1, representation: .canonical).solver.isLazy)
+  }
+
   @Test func chainHasFourConstraintsPerBoxAndOneEnd() {
     // Per box: the link to its predecessor, x >= 0, w >= 10, the weak width preference;
     // then the last box's end at the edited width (Scripts/kiwi_bench.py builds the same).
