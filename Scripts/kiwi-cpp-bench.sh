@@ -111,7 +111,7 @@ print(f"median of {rounds} rounds: build kiwi C++ {mk/1e3:.1f} us, layout-bench 
 # machines have process-long ones: the same build takes 210 or 390 us from one process to
 # the next) weighs on both sides of that round's ratio; the median of the ratios is the
 # figure to quote, with their spread.
-q = statistics.quantiles(ratios, n=4) if rounds >= 2 else [ratios[0]] * 3
+q = statistics.quantiles(ratios, n=4, method="inclusive") if rounds >= 2 else [ratios[0]] * 3
 print(f"build ratio per round (ours/kiwi): median {statistics.median(ratios):.3f}x, "
       f"quartiles {q[0]:.3f}-{q[2]:.3f}x, range {min(ratios):.3f}-{max(ratios):.3f}x; "
       f"{sum(1 for x in ratios if x <= 0.5)} of {rounds} rounds at or under 0.5x")
