@@ -69,9 +69,9 @@ extension Tableau {
     }
   }
 
-  /// Every basic symbol whose row names one of `seeds`, directly or through other rows,
-  /// with the seeds themselves; each comes after every symbol its row names (dependencies
-  /// first), so values can be recomputed in this order.
+  /// Every basic symbol whose row names `seed`, directly or through other rows, with the
+  /// seed itself; each comes after every symbol its row names (dependencies first), so
+  /// values can be recomputed in this order.
   mutating func dependents(of seed: Symbol) -> [Symbol] {
     nextEpoch()
     // Reused buffers, taken out of `self` for the traversal.

@@ -21,8 +21,8 @@ package struct ScriptedSystem: Sendable {
   /// Each constraint's non-zero terms with their variables as positions in ``variables``:
   /// a build then creates the variables in an array and reads them by position, as kiwi's
   /// benchmark holds its variables in locals. (Looked up by name in a dictionary, the
-  /// strings were hashed and compared again at every build, a tenth of its instructions,
-  /// work that kiwi's benchmark does not do.)
+  /// strings were hashed and compared again at every build, 6% of its instructions, work
+  /// that kiwi's benchmark does not do.)
   package var terms: [[(variable: Int, coefficient: Double)]] = []
 
   /// Reads the statements of `script`. Labelled constraints that a `remove` takes back are
