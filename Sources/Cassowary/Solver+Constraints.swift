@@ -64,6 +64,9 @@ extension Solver {
     for term in expression.terms where !isKnown(term.variable) {
       throw .unknownVariable(term.variable)
     }
+    // This insertion's rewrites count toward the switch below (`Tableau.insertRewrites`).
+    let rewrites = tableau.substitutedRows
+    defer { tableau.insertRewrites &+= Swift.max(0, tableau.substitutedRows &- rewrites) }
     // Round-off that shifts leave in a required constraint's residual grows with its
     // coefficients (`Tableau.shiftBudget`, `Audit.measure`; the drift check sets it again
     // from every one).
@@ -74,15 +77,15 @@ extension Solver {
       if room < tableau.shiftBudget { tableau.shiftBudget = room }
     }
 
-    // The adaptive representation turns lazy at fill-in, and when substitutions have
-    // rewritten more rows than half the tableau holds: kiwi's enaml system (111 constraints
-    // tying 37 variables together) rewrote five rows per constraint and built with 10% fewer
-    // instructions from that point on lazily; a wide container's children (each naming its
-    // own variables and the container's) rewrite one per five constraints and stay
-    // canonical, where they build 17-20% cheaper than lazily (stop 63).
+    // The adaptive representation turns lazy at fill-in, and when the insertions'
+    // substitutions have rewritten more rows than half the tableau holds: kiwi's enaml
+    // system (111 constraints tying 37 variables together) rewrote five rows per constraint
+    // and built with 10% fewer instructions from that point on lazily; a wide container's
+    // children (each naming its own variables and the container's) rewrite one per five
+    // constraints and stay canonical, where they build 17-20% cheaper than lazily (stop 63).
     if representation == .adaptive && !tableau.lazy && !buildingCanonically
       && (tableau.cellCount > 8 &* tableau.rowCount &+ 64
-        || tableau.substitutedRows > tableau.rowCount / 2 &+ 8)
+        || tableau.insertRewrites > tableau.rowCount / 2 &+ 8)
     {
       tableau.lazy = true
     }

@@ -24,10 +24,14 @@ struct Tableau {
   var lazy: Bool
   /// Cells in all rows, to notice fill-in.
   var cellCount = 0
-  /// Rows a substitution rewrote (`substitute(_:with:)`): what a canonical tableau pays
-  /// for naming parametric symbols only, and one of the adaptive representation's signs to
-  /// turn lazy (`Solver.insert`).
+  /// Rows a substitution rewrote (`substitute(_:with:)`) over the tableau's life: what a
+  /// canonical tableau pays for naming parametric symbols only.
   var substitutedRows = 0
+  /// Of those, the rows rewritten while constraints were inserted (`Solver.insert`): one of
+  /// the adaptive representation's signs to turn lazy. The pivots of suggestions and
+  /// removals are left out: they say how often the values move, not how the constraints
+  /// tie the variables together.
+  var insertRewrites = 0
   /// Rows in the tableau.
   var rowCount = 0
 

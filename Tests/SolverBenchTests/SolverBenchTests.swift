@@ -67,7 +67,6 @@ struct SolverBenchTests {
     #expect(SolverWorkload.enaml.build(size: 1).solver.isLazy)
     #expect(!SolverWorkload.wide.build(size: 50).solver.isLazy)
     #expect(!SolverWorkload.wide.build(size: 200).solver.isLazy)
-    #expect(!SolverWorkload.enaml.build(size: 1, representation: .canonical).solver.isLazy)
   }
 
   @Test func chainHasFourConstraintsPerBoxAndOneEnd() {
