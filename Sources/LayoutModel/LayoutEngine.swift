@@ -50,9 +50,10 @@ final class LayoutEngine {
 
   /// Lazy from the first constraint: a view tree is stacks, and in a canonical tableau a
   /// stack's rows fill in (a box's position written over every earlier box's errors). The
-  /// adaptive default stays canonical until the rows average eight cells, long enough to
-  /// cost a feed's cold build 10% more instructions, a table's twice as many, and its ticks
-  /// more rows touched (measured in the notes of issue 16, stop 34).
+  /// adaptive default stays canonical until the rows average eight cells (or the
+  /// insertions' substitutions have rewritten more rows than half it holds), long enough
+  /// to cost a feed's cold build 10% more instructions, a table's twice as many, and its
+  /// ticks more rows touched (measured in the notes of issue 16, stop 34).
   let solver = Solver(representation: .lazy)
   unowned(unsafe) var window: Window?
   /// For each view, indexed by its first variable's index over 4 (every variable of the
