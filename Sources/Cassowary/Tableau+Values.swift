@@ -81,7 +81,8 @@ extension Tableau {
     swap(&stack, &traversalStack)
     postorder.removeAll(keepingCapacity: true)
     let epoch = visitEpoch
-    for root in CollectionOfOne(seed) where symbolMarks[root.index].visit != epoch {
+    do {
+      let root = seed
       symbolMarks[root.index].visit = epoch
       compactIfNeeded(root)
       stack.append((root, 0))
