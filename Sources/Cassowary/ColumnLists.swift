@@ -51,8 +51,10 @@ struct ColumnLists {
     count > 2 &* live &+ 16
   }
 
-  /// Adds an empty list for a new symbol.
-  mutating func addSymbol() { extents.append(ColumnExtent()) }
+  /// Adds empty lists for `count` new symbols.
+  mutating func addSymbols(_ count: Int) {
+    extents.append(contentsOf: repeatElement(ColumnExtent(), count: count))
+  }
 
   /// The number of rows that name the symbol at `index` (`ColumnExtent.live`).
   @inline(__always) func liveCount(_ index: Int) -> Int32 { extents[index].live }

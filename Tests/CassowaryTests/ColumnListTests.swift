@@ -113,7 +113,7 @@ import Testing
     var lastDead = 0
     for step in 0..<40_000 {
       if model.count < 300 && (model.isEmpty || rng.int(in: 0..<50) == 0) {
-        lists.addSymbol()
+        lists.addSymbols(1)
         model.append([])
         live.append(0)
       }

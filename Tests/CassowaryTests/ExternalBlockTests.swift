@@ -3,7 +3,8 @@ import BenchSupport
 import Testing
 
 /// External symbols take their indices from blocks of their own (`Tableau.newSymbol(_:)`),
-/// so that the values a read-out copies share cache lines.
+/// so that the values a read-out copies share cache lines; the other kinds take theirs
+/// from blocks too, so that the per-symbol arrays grow a block at a time.
 @Suite struct ExternalBlockTests {
   /// Variables made between constraints, as a layout makes them (each child's variables,
   /// then its constraints' slacks and errors), still get neighbouring indices: each run of
@@ -46,8 +47,9 @@ import Testing
   /// released index reused last in, first out), which the test runs beside the tableau:
   /// so every ordering by `Symbol` (kind first, then index), and every pivot, is the one
   /// before. Each index is given to one live symbol; externals are never released, and
-  /// come in runs of neighbouring indices, a block at a time; the indices reserved but not
-  /// given are parametric symbols of value 0 that no row names.
+  /// come in runs of neighbouring indices, a block at a time, as do the new indices of the
+  /// other kinds; the indices reserved but not given (less than a block of each) are
+  /// parametric symbols of value 0 that no row names.
   @Test func indicesKeepTheOrderOfTheAllocationWithoutBlocks() {
     var generator = SplitMix64(seed: 20_261_205)
     var tableau = Tableau(lazy: true)
@@ -57,6 +59,7 @@ import Testing
     var oldFree: [Int] = []
     var live: [(symbol: Symbol, old: Int)] = []
     var externals: [Int] = []
+    var fresh: [Int] = []
     for _ in 0..<2_000 {
       let releasable = live.indices.filter { !live[$0].symbol.isExternal }
       if !releasable.isEmpty && generator.chanceOf(0.3) {
@@ -74,6 +77,7 @@ import Testing
       } else {
         old = oldCount
         oldCount += 1
+        if kind != .external { fresh.append(symbol.index) }
       }
       live.append((symbol, old))
       if kind == .external { externals.append(symbol.index) }
@@ -90,9 +94,13 @@ import Testing
     for i in 1..<externals.count where i % Tableau.externalBlock != 0 {
       #expect(externals[i] == externals[i - 1] + 1)
     }
+    #expect(fresh.count > 2 * Tableau.internalBlock)
+    for i in 1..<fresh.count where i % Tableau.internalBlock != 0 {
+      #expect(fresh[i] == fresh[i - 1] + 1)
+    }
     let given = Set(live.map(\.symbol.index) + tableau.freeSymbols.map { Int($0) })
     let reserved = tableau.basicSlot.indices.filter { !given.contains($0) }
-    #expect(reserved.count < Tableau.externalBlock)
+    #expect(reserved.count <= Tableau.externalBlock + Tableau.internalBlock - 2)
     for index in reserved {
       #expect(tableau.basicSlot[index] < 0)
       #expect(tableau.columnCount(index) == 0)
