@@ -11,14 +11,15 @@ extension Tableau {
   mutating func optimize(artificialPhase: Bool = false) {
     var budget = pivotBudget
     let cellLimit = self.cellLimit
-    // Phase one's degenerate pivots in a row (no progress): past a few, the lowest symbol
-    // enters (see `enteringSymbol(_:lowest:)`).
+    // Degenerate pivots in a row (no progress): past a few, the lowest symbol enters (see
+    // `enteringSymbol(_:lowest:)` and `Objective.enteringSymbol(lowest:)`).
     var degenerate = 0
     while true {
+      let lowest = degenerate >= Tableau.degenerateRunLimit
       let entering =
         artificialPhase
-        ? enteringSymbol(artificial!, lowest: degenerate >= Tableau.degenerateRunLimit)
-        : objective.enteringSymbol()
+        ? enteringSymbol(artificial!, lowest: lowest)
+        : objective.enteringSymbol(lowest: lowest || !steepestEntering)
       guard entering.isValid else { return }
       let leaving = leavingSymbol(for: entering)
       guard leaving.isValid else {
@@ -43,7 +44,7 @@ extension Tableau {
         return
       }
       raiseRoundOffDeficit(of: leaving)
-      if artificialPhase { degenerate = nearZero(values[leaving.index]) ? degenerate + 1 : 0 }
+      degenerate = nearZero(values[leaving.index]) ? degenerate + 1 : 0
       guard pivot(entering: entering, leaving: leaving) else { return }
     }
   }

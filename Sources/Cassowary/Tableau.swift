@@ -127,6 +127,9 @@ struct Tableau {
   /// was an allocation in every tick that pivots.
   var pivotLog: [(entering: Symbol, leaving: Symbol)] = []
   var logsPivots = false
+  /// Whether primal pivots take the steepest entering symbol while it is cheap to find
+  /// (`Objective.enteringSymbol(lowest:)`); tests clear it to compare with the lowest.
+  var steepestEntering = true
 
   /// Starts recording pivots, from an empty log.
   mutating func startPivotLog() {

@@ -91,11 +91,28 @@ extension SolverWorkload {
     width: enamlSystem.position(of: "width"), height: enamlSystem.position(of: "height")
   )
 
+  // Not inlined: instruction counts of a build toggle on this function
+  // (`Scripts/callgrind-build.sh --enaml`).
+  @inline(never)
   static func enaml(_ representation: Solver.Representation) -> SolverSystem {
-    let system = enamlSystem
     let sizes = enamlSizes
     let positions = enamlPositions
     let s = Solver(representation: representation)
+    let variables = addEnaml(to: s)
+    let width = variables[positions.width]
+    let height = variables[positions.height]
+    return SolverSystem(solver: s) { t in
+      let (w, h) = sizes[t % sizes.count]
+      try! s.suggestValue(width, w)
+      try! s.suggestValue(height, h)
+    }
+  }
+
+  /// Makes the enaml system's variables in `s` and adds its edit variables and constraints,
+  /// in kiwi's order; returns the variables in the script's order.
+  package static func addEnaml(to s: Solver) -> [Variable] {
+    let system = enamlSystem
+    let positions = enamlPositions
     var variables: [Variable] = []
     variables.reserveCapacity(system.variables.count)
     for name in system.variables { variables.append(s.makeVariable(name)) }
@@ -116,12 +133,6 @@ extension SolverWorkload {
         }
       try! s.addConstraint(constraint)
     }
-    let width = variables[positions.width]
-    let height = variables[positions.height]
-    return SolverSystem(solver: s) { t in
-      let (w, h) = sizes[t % sizes.count]
-      try! s.suggestValue(width, w)
-      try! s.suggestValue(height, h)
-    }
+    return variables
   }
 }
