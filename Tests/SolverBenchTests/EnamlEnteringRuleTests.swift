@@ -46,22 +46,22 @@ import Testing
   /// the other (the form's top at 535 instead of 72).
   static let kiwiLayout: [[(name: String, value: Double)]] = [
     parse(
-      "width=400; height=600; left=0; top=0; contents_top=10; contents_bottom=590; " +
-      "contents_left=10; contents_right=390; midline=87; ctleft=87; ctheight=24; cttop=72; " +
-      "ctwidth=303; lb1left=10; lb1height=16; lb1top=12.5; lb1width=67; lb2left=10; " +
-      "lb2height=16; lb2top=43.5; lb2width=67; lb3left=10; lb3height=16; lb3top=76; " +
-      "lb3width=67; fl1left=87; fl1height=21; fl1top=10; fl1width=303; fl2left=87; " +
-      "fl2height=21; fl2top=41; fl2width=303; fl3left=10; fl3height=21; fl3top=569; " +
-      "fl3width=380"
+      "width=400; height=600; left=0; top=0; contents_top=10; contents_bottom=590; "
+        + "contents_left=10; contents_right=390; midline=87; ctleft=87; ctheight=24; cttop=72; "
+        + "ctwidth=303; lb1left=10; lb1height=16; lb1top=12.5; lb1width=67; lb2left=10; "
+        + "lb2height=16; lb2top=43.5; lb2width=67; lb3left=10; lb3height=16; lb3top=76; "
+        + "lb3width=67; fl1left=87; fl1height=21; fl1top=10; fl1width=303; fl2left=87; "
+        + "fl2height=21; fl2top=41; fl2width=303; fl3left=10; fl3height=21; fl3top=569; "
+        + "fl3width=380"
     ),
     parse(
-      "width=600; height=400; left=0; top=0; contents_top=10; contents_bottom=390; " +
-      "contents_left=10; contents_right=590; midline=87; ctleft=87; ctheight=24; cttop=72; " +
-      "ctwidth=503; lb1left=10; lb1height=16; lb1top=12.5; lb1width=67; lb2left=10; " +
-      "lb2height=16; lb2top=43.5; lb2width=67; lb3left=10; lb3height=16; lb3top=76; " +
-      "lb3width=67; fl1left=87; fl1height=21; fl1top=10; fl1width=503; fl2left=87; " +
-      "fl2height=21; fl2top=41; fl2width=503; fl3left=10; fl3height=21; fl3top=369; " +
-      "fl3width=580"
+      "width=600; height=400; left=0; top=0; contents_top=10; contents_bottom=390; "
+        + "contents_left=10; contents_right=590; midline=87; ctleft=87; ctheight=24; cttop=72; "
+        + "ctwidth=503; lb1left=10; lb1height=16; lb1top=12.5; lb1width=67; lb2left=10; "
+        + "lb2height=16; lb2top=43.5; lb2width=67; lb3left=10; lb3height=16; lb3top=76; "
+        + "lb3width=67; fl1left=87; fl1height=21; fl1top=10; fl1width=503; fl2left=87; "
+        + "fl2height=21; fl2top=41; fl2width=503; fl3left=10; fl3height=21; fl3top=369; "
+        + "fl3width=580"
     ),
   ]
 
