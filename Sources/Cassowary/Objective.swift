@@ -113,9 +113,11 @@ struct Objective {
   /// pivots against 59 with the lowest symbol (kiwi's rule), and a stack or a row of boxes
   /// in as many. It is chosen by a pass over the heap's entries, so only while they are
   /// few: past that, the heap's top is taken, as a removal that makes thousands of errors
-  /// negative at once would otherwise scan them all at every pivot. Bland's rule cannot
-  /// cycle; the steepest coefficient can, on degenerate pivots, so `optimize` asks for the
-  /// lowest symbol after a run of them.
+  /// negative at once would otherwise scan them all at every pivot. The steepest
+  /// coefficient can cycle on degenerate pivots, so `optimize` asks for the lowest symbol
+  /// after a run of them; that is a heuristic, not a proof (Bland's rule needs the lowest
+  /// leaving row too, and `leavingSymbol` takes the largest element): the pivot budget
+  /// bounds a cycle. Ties are exact: coefficients that differ by round-off are not equal.
   mutating func enteringSymbol(lowest: Bool = false) -> Symbol {
     while let top = negatives.first {
       if symbolAt[top.index] == top && coefficients[top.index] < 0 {

@@ -36,7 +36,8 @@ extension Tableau {
         counters.repairs &+= 1
         continue
       }
-      // Bland's rule ends every exact simplex; round-off can still make one cycle. Past
+      // Neither the steepest entering symbol nor the largest pivot element among tied
+      // leaving rows is proof against cycling, and round-off can make any rule cycle. Past
       // the budget the tableau is treated as damaged (and rebuilt) rather than left to spin.
       budget -= 1
       if budget < 0 || cellCount > cellLimit {
@@ -49,7 +50,7 @@ extension Tableau {
     }
   }
 
-  /// Degenerate phase-one pivots in a row after which the lowest symbol enters.
+  /// Degenerate pivots in a row (either phase) after which the lowest symbol enters.
   static let degenerateRunLimit = 16
 
   /// Puts a leaving row that round-off left just below zero at zero before the pivot.
@@ -202,8 +203,11 @@ extension Tableau {
 
   /// The next row for the dual simplex to make feasible, taken out of `infeasible`: the
   /// one whose value is most negative (the lowest symbol among equals) while the queue
-  /// holds at most ``dualCandidates`` entries, else the last one queued. Stale entries met
-  /// on the way are dropped; `nil` when none is left.
+  /// holds at most ``dualCandidates`` entries, else the queue's last entry (the last one
+  /// queued, but for the reordering a pass's removals make). Stale entries met on the way
+  /// are dropped; `nil` when none is left. Ties are exact: two values that differ by
+  /// round-off are not equal. Like the last-queued order before it, the rule has no proof
+  /// against cycling; the pivot budget bounds a cycle, and a rebuild follows.
   ///
   /// The most negative row is the classic choice of the dual simplex, as the steepest
   /// coefficient is of the primal one (`Objective.enteringSymbol(lowest:)`). Against the

@@ -128,7 +128,8 @@ struct Tableau {
   var pivotLog: [(entering: Symbol, leaving: Symbol)] = []
   var logsPivots = false
   /// Whether primal pivots take the steepest entering symbol while it is cheap to find
-  /// (`Objective.enteringSymbol(lowest:)`); tests clear it to compare with the lowest.
+  /// (`Objective.enteringSymbol(lowest:)`); tests clear it to compare with the lowest. A
+  /// rebuild's fresh tableau starts with it set.
   var steepestEntering = true
 
   /// Starts recording pivots, from an empty log.

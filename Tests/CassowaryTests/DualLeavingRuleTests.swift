@@ -23,9 +23,11 @@ import Testing
   }
 
   @Test func theMostNegativeRowComesFirstTheLowestAmongEquals() {
-    var (t, b) = tableau(values: [-3, -7, -1, 2, -7, -0.5])
-    // Queued in any order, with a row that is not negative and one queued twice.
-    t.infeasible = [b[0], b[3], b[4], b[2], b[1], b[5], b[0]]
+    var (t, b) = tableau(values: [-3, -7, -1, 2, -7, -0.5, -9])
+    // Queued in any order, with a row that is not negative, one queued twice and one whose
+    // row has left the tableau (its symbol is parametric now).
+    _ = t.removeRow(of: b[6])
+    t.infeasible = [b[0], b[3], b[6], b[4], b[2], b[1], b[5], b[0]]
     var order: [Symbol] = []
     while let s = t.nextInfeasible() {
       order.append(s)

@@ -46,12 +46,15 @@ import Testing
     #expect(objective.enteringSymbol() == Symbol(.error, index: n - 1))
   }
 
-  /// Layouts solve to the same values whichever symbol enters: boxes in rows with
-  /// preferred widths of three strengths that cannot all hold, built under both rules.
-  @Test func bothRulesReachTheSameLayout() throws {
-    var fewer = 0
+  /// Both rules reach the optimum: the same weighted error (the objective's value) on
+  /// random rows of boxes with preferred widths of three strengths that cannot all hold.
+  /// (The values may differ where the optimum is tied.) Over the systems the steepest
+  /// symbol takes fewer pivots, which Dantzig's rule does not promise for each one.
+  @Test func bothRulesReachTheOptimum() throws {
+    var totals = [0, 0]
+    var differing = 0
     for seed in 0..<40 {
-      var results: [[Double]] = []
+      var objectives: [Double] = []
       var pivots: [Int] = []
       for steepest in [true, false] {
         var rng = SplitMix64(seed: UInt64(seed))
@@ -77,16 +80,17 @@ import Testing
         try solver.addConstraint(left <= width)
         try solver.addConstraint((left == width) | .weak)
         solver.updateVariables()
-        results.append(boxes.map { solver.value(of: $0) })
+        objectives.append(solver.tableau.objective.constant)
         pivots.append(solver.counters.pivots)
       }
-      for (a, b) in zip(results[0], results[1]) {
-        #expect(abs(a - b) <= 1e-9 * max(1, abs(b)), "seed \(seed): \(results[0]) \(results[1])")
-      }
-      #expect(pivots[0] <= pivots[1], "seed \(seed)")
-      if pivots[0] < pivots[1] { fewer += 1 }
+      let (a, b) = (objectives[0], objectives[1])
+      #expect(abs(a - b) <= 1e-9 * max(1, abs(b)), "seed \(seed): \(a) against \(b)")
+      totals[0] += pivots[0]
+      totals[1] += pivots[1]
+      if pivots[0] != pivots[1] { differing += 1 }
     }
-    // The rules part ways on these systems.
-    #expect(fewer > 0)
+    // The rules part ways on these systems, and the steepest takes fewer pivots overall.
+    #expect(differing > 0)
+    #expect(totals[0] < totals[1])
   }
 }
