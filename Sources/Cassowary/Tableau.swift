@@ -41,14 +41,10 @@ struct Tableau {
   /// The value of every symbol: its row's value when basic, 0 when parametric.
   var values: [Double] = []
   var freeSymbols: [UInt32] = []
-  /// The next index of the block reserved for external symbols, and its end
-  /// (`newSymbol(_:)`).
-  var nextExternal = 0
-  var externalBlockEnd = 0
-  /// The same for every other kind: the next index of the block they take new indices
-  /// from, and its end.
-  var nextInternal = 0
-  var internalBlockEnd = 0
+  /// The block of indices reserved for external symbols (`newSymbol(_:)`).
+  var externalIndices = IndexBlock()
+  /// The same for every other kind: the block they take new indices from.
+  var internalIndices = IndexBlock()
   /// How many parametric external symbols some row names. While it is zero, no row's
   /// expansion can hold an unrestricted parametric variable.
   var referencedParametricExternals = 0
@@ -259,28 +255,37 @@ struct Tableau {
   /// every pivot, is the one before.
   mutating func newSymbol(_ kind: Symbol.Kind) -> Symbol {
     if kind == .external {
-      if nextExternal == externalBlockEnd {
-        nextExternal = basicSlot.count
-        externalBlockEnd = nextExternal + Tableau.externalBlock
-        appendSymbolSlots(Tableau.externalBlock)
-      }
-      let index = nextExternal
-      nextExternal += 1
-      return Symbol(.external, index: index)
+      // Taken out of `self` while a block may be appended to the arrays.
+      var block = externalIndices
+      defer { externalIndices = block }
+      return Symbol(.external, index: takeIndex(from: &block, size: Tableau.externalBlock))
     }
     if let index = freeSymbols.popLast() {
       values[Int(index)] = 0
       symbolMarks[Int(index)].level = 0
       return Symbol(kind, index: Int(index))
     }
-    if nextInternal == internalBlockEnd {
-      nextInternal = basicSlot.count
-      internalBlockEnd = nextInternal + Tableau.internalBlock
-      appendSymbolSlots(Tableau.internalBlock)
+    var block = internalIndices
+    defer { internalIndices = block }
+    return Symbol(kind, index: takeIndex(from: &block, size: Tableau.internalBlock))
+  }
+
+  /// A range of indices reserved at the end of the per-symbol arrays, given out in order.
+  struct IndexBlock {
+    var next = 0
+    var end = 0
+  }
+
+  /// The next index of `block`, a new block of `size` at the end when it is used up.
+  @inline(__always)
+  private mutating func takeIndex(from block: inout IndexBlock, size: Int) -> Int {
+    if block.next == block.end {
+      block.next = basicSlot.count
+      block.end = block.next + size
+      appendSymbolSlots(size)
     }
-    let index = nextInternal
-    nextInternal += 1
-    return Symbol(kind, index: index)
+    block.next += 1
+    return block.next - 1
   }
 
   /// How many indices externals reserve at a time: eight cache lines of `values`, the
