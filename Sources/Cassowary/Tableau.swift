@@ -244,8 +244,9 @@ struct Tableau {
   /// child. In blocks, the externals of consecutive variables share lines.
   ///
   /// The other kinds take blocks so that the per-symbol arrays grow a block at a time: one
-  /// by one, each new index appended to five arrays, a uniqueness and a capacity check
-  /// each, about 390 instructions a symbol, 5% of a build of kiwi's enaml system.
+  /// by one, each new index was appended to five arrays, a uniqueness and a capacity check
+  /// each; in blocks, a build of kiwi's enaml system and the cold build of a 300-cell feed
+  /// take 1.7% fewer instructions (stop 64).
   ///
   /// Orders are kept. Externals are never recycled, so only the other kinds' indices come
   /// back, in the same order as before. A new index of a kind is past every index of the
