@@ -42,6 +42,12 @@ struct ScratchList<Element> {
 /// with the engine's queue below).
 final class ExpansionScratch {
   /// The closure, dependencies first, and the traversal's stack.
+  ///
+  /// Three walks outside the expansion borrow lists the expansion does not keep between uses
+  /// (a list of their own each was three more allocations per solver): `stack` and
+  /// `other` hold the stack and the result of `Tableau.dependents(of:)`, `touched` the
+  /// stack of `Tableau.setLevel(_:_:)`. None of them runs during an expansion, and neither
+  /// calls the other or expands while its list is in use.
   @exclusivity(unchecked) var order = ScratchList<Symbol>(capacity: 64)
   @exclusivity(unchecked) var stack = ScratchList<(symbol: Symbol, next: Int32)>(capacity: 64)
   /// The symbols the expansion touches, as sorted runs, and the merge's second buffer.
