@@ -98,11 +98,11 @@ extension Tableau {
     let scratch = expansion
     assert(rowSlot < 0 || row.symbols == rows[rowSlot].symbols, "the row is not the slot's")
     assert(rowSlot < 0 || spanIsExact(rowSlot), "a span differs from its row")
-    let count = rows.withUnsafeBufferPointer { rows in
-      basicSlot.withUnsafeBufferPointer { basicSlot in
+    let count = rows.withReadBuffer { rows in
+      basicSlot.withReadBuffer { basicSlot in
         symbolMarks.withUnsafeMutableBufferPointer { marks in
-          referenceSpans.withUnsafeBufferPointer { spans in
-            referenceSymbols.withUnsafeBufferPointer { arena in
+          referenceSpans.withReadBuffer { spans in
+            referenceSymbols.withReadBuffer { arena in
               var count = 0
               var depth = 0
               /// The next basic cell from position `next` on that is not marked yet, of the row
@@ -192,8 +192,8 @@ extension Tableau {
     // Room for every cell the spread can touch: the row's and each definition's. (One pass
     // over the closure's rows, which the spread reads next.)
     var bound = row.symbols.count
-    rows.withUnsafeBufferPointer { rows in
-      basicSlot.withUnsafeBufferPointer { basicSlot in
+    rows.withReadBuffer { rows in
+      basicSlot.withReadBuffer { basicSlot in
         for k in 0..<closure {
           bound &+= rows[Int(basicSlot[scratch.order.base[k].index])].symbols.count
         }
@@ -217,8 +217,8 @@ extension Tableau {
     var runs = 0
     var spreadCount = 0
     var constant = row.constant
-    rows.withUnsafeBufferPointer { rows in
-      basicSlot.withUnsafeBufferPointer { basicSlot in
+    rows.withReadBuffer { rows in
+      basicSlot.withReadBuffer { basicSlot in
         symbolMarks.withUnsafeMutableBufferPointer { marks in
           accumulator.withUnsafeMutableBufferPointer { accumulator in
             row.withUnsafeHandle { cells in
@@ -273,7 +273,7 @@ extension Tableau {
     let coefficients = scratch.coefficients.base
     var kept = 0
     var small = 0
-    basicSlot.withUnsafeBufferPointer { basicSlot in
+    basicSlot.withReadBuffer { basicSlot in
       accumulator.withUnsafeMutableBufferPointer { accumulator in
         for i in 0..<n {
           let t = sorted[i]

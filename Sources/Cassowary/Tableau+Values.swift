@@ -82,8 +82,8 @@ extension Tableau {
     let epoch = visitEpoch
     let scratch = expansion
     var listEpoch = markEpoch
-    let count = rows.withUnsafeBufferPointer { rows in
-      rowBasic.withUnsafeBufferPointer { rowBasic in
+    let count = rows.withReadBuffer { rows in
+      rowBasic.withReadBuffer { rowBasic in
         symbolMarks.withUnsafeMutableBufferPointer { marks in
           slotMarks.withUnsafeMutableBufferPointer { slotMarks in
             columns.withUnsafeMutableBuffers { extents, entries in
@@ -152,8 +152,8 @@ extension Tableau {
     swap(&sums, &accumulator)
     defer { swap(&sums, &accumulator) }
     sums.withUnsafeMutableBufferPointer { sums in
-      rows.withUnsafeBufferPointer { rows in
-        basicSlot.withUnsafeBufferPointer { basicSlot in
+      rows.withReadBuffer { rows in
+        basicSlot.withReadBuffer { basicSlot in
           sums[symbol.index] = 1
           // Dependencies first: from the last written to the first.
           var k = count

@@ -516,8 +516,8 @@ struct Tableau {
     var epoch = markEpoch
     // Over raw buffers: through the arrays, each entry cost two uniqueness checks and a
     // retain of its row (a canonical build compacts a column every few constraints).
-    rows.withUnsafeBufferPointer { rows in
-      rowBasic.withUnsafeBufferPointer { rowBasic in
+    rows.withReadBuffer { rows in
+      rowBasic.withReadBuffer { rowBasic in
         slotMarks.withUnsafeMutableBufferPointer { marks in
           columns.withUnsafeMutableBuffers { extents, entries in
             Tableau.compactList(
@@ -673,8 +673,8 @@ struct Tableau {
     let stack = expansion
     var highest = highestLevel
     var listEpoch = markEpoch
-    rows.withUnsafeBufferPointer { rows in
-      rowBasic.withUnsafeBufferPointer { rowBasic in
+    rows.withReadBuffer { rows in
+      rowBasic.withReadBuffer { rowBasic in
         symbolMarks.withUnsafeMutableBufferPointer { marks in
           slotMarks.withUnsafeMutableBufferPointer { slotMarks in
             columns.withUnsafeMutableBuffers { extents, entries in
