@@ -122,16 +122,37 @@ struct IdentityTable: Sequence, ExpressibleByDictionaryLiteral {
     return removed
   }
 
+  /// Doubles the table and places every key again, over raw buffers: through `insert`, each
+  /// key paid a probe through the arrays' bounds checks and two uniqueness checks (a table
+  /// grows five times while kiwi's enaml system of 113 constraints is built, 1.3% of the
+  /// build).
   private mutating func grow() {
     let oldKeys = keys
     let oldValues = values
     let capacity = Swift.max(16, oldKeys.count * 2)
     shift = UInt64(64 - capacity.trailingZeroBitCount)
     blockShift = 64 - shift >= IdentityTable.blockedBits ? shift + IdentityTable.blockBits : 0
-    keys = Array(repeating: 0, count: capacity)
-    values = Array(repeating: 0, count: capacity)
-    count = 0
-    for i in oldKeys.indices where oldKeys[i] != 0 { insert(oldKeys[i], oldValues[i]) }
+    let mask = capacity &- 1
+    var newValues = [Int32](repeating: 0, count: capacity)
+    let newKeys = [UInt](unsafeUninitializedCapacity: capacity) { newKeys, initialized in
+      newKeys.initialize(repeating: 0)
+      initialized = capacity
+      newValues.withUnsafeMutableBufferPointer { newValues in
+        oldKeys.withUnsafeBufferPointer { oldKeys in
+          oldValues.withUnsafeBufferPointer { oldValues in
+            // The keys are distinct: each goes to the first empty slot from its home.
+            for i in 0..<oldKeys.count where oldKeys[i] != 0 {
+              var slot = home(oldKeys[i])
+              while newKeys[slot] != 0 { slot = (slot &+ 1) & mask }
+              newKeys[slot] = oldKeys[i]
+              newValues[slot] = oldValues[i]
+            }
+          }
+        }
+      }
+    }
+    keys = newKeys
+    values = newValues
   }
 
   /// The mean and the longest number of slots a lookup of a present key reads (tests).
