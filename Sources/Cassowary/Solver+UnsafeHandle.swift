@@ -138,12 +138,12 @@ extension Solver {
     defer { swap(&entries, &audit.entries) }
     // Every array the loop reads is opened once: through the solver (a class) each read of
     // `audit.slots[i]` reloaded the array and checked its bounds, per term.
-    return tableau.values.withUnsafeBufferPointer { values in
+    return tableau.values.withReadBuffer { values in
       entries.withUnsafeMutableBufferPointer { entries in
-        audit.slots.withUnsafeBufferPointer { slots in
-          audit.firstSlot.withUnsafeBufferPointer { firstSlot in
-            audit.listed.withUnsafeBufferPointer { listed in
-              symbolVariables.withUnsafeBufferPointer { variableOf in
+        audit.slots.withReadBuffer { slots in
+          audit.firstSlot.withReadBuffer { firstSlot in
+            audit.listed.withReadBuffer { listed in
+              symbolVariables.withReadBuffer { variableOf in
                 /// Whether the constraints in the list that starts at `first` not checked
                 /// yet in this pass hold.
                 func listHolds(from first: Int32) -> Bool {
