@@ -76,6 +76,30 @@ struct Audit {
   var listed: [UInt64] = []
   var epoch: UInt32 = 0
 
+  /// Calls `body` with the arrays the check reads as raw buffers: the entries (whose marks
+  /// it writes), the slots, the first slot of each variable's checked and owned lists, and
+  /// the bits of listed symbols. Opened in one method, so that the solver makes one access
+  /// to its audit, not one per array.
+  @inline(__always)
+  mutating func withCheckBuffers<R>(
+    _ body: (
+      UnsafeMutableBufferPointer<Entry>, UnsafeBufferPointer<Slot>, UnsafeBufferPointer<Int32>,
+      UnsafeBufferPointer<Int32>, UnsafeBufferPointer<UInt64>
+    ) -> R
+  ) -> R {
+    entries.withUnsafeMutableBufferPointer { entries in
+      slots.withReadBuffer { slots in
+        firstSlot.withReadBuffer { firstSlot in
+          firstOwnedSlot.withReadBuffer { firstOwnedSlot in
+            listed.withReadBuffer { listed in
+              body(entries, slots, firstSlot, firstOwnedSlot, listed)
+            }
+          }
+        }
+      }
+    }
+  }
+
   /// Whether the variable of the symbol with index `symbol` has a checked constraint.
   @inline(__always) static func isListed(_ symbol: Int, in listed: UnsafeBufferPointer<UInt64>)
     -> Bool

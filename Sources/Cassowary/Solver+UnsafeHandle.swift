@@ -133,116 +133,109 @@ extension Solver {
     }
     let epoch = audit.epoch
     let prefetching = (prefetches(symbols.count), prefetches(more.count))
-    var entries: [Audit.Entry] = []
-    swap(&entries, &audit.entries)
-    defer { swap(&entries, &audit.entries) }
     // Every array the loop reads is opened once: through the solver (a class) each read of
-    // `audit.slots[i]` reloaded the array and checked its bounds, per term.
+    // `audit.slots[i]` reloaded the array and checked its bounds, per term. The audit's are
+    // opened by one of its own methods (one access to `audit`), all in write scopes, which
+    // check uniqueness where read-only scopes retained and released each array per check.
     return tableau.values.withReadBuffer { values in
-      entries.withUnsafeMutableBufferPointer { entries in
-        audit.slots.withReadBuffer { slots in
-          audit.firstSlot.withReadBuffer { firstSlot in
-            audit.listed.withReadBuffer { listed in
-              symbolVariables.withReadBuffer { variableOf in
-                /// Whether the constraints in the list that starts at `first` not checked
-                /// yet in this pass hold.
-                func listHolds(from first: Int32) -> Bool {
-                  var slot = first
-                  while slot >= 0 {
-                    let r = Int(slots[Int(slot)].record)
-                    slot = slots[Int(slot)].next
-                    guard entries[r].mark != epoch else { continue }
-                    entries[r].mark = epoch
-                    if !Audit.holds(entry: entries[r], slots: slots, values: values) {
-                      return false
-                    }
-                  }
-                  return true
-                }
-                /// Whether the symbol with index `s` may have constraints to check: a
-                /// checked one (`Audit.listed`), or when `includingOwned`, any.
-                @inline(__always) func mayHaveChecks(_ s: Int) -> Bool {
-                  includingOwned || Audit.isListed(s, in: listed)
-                }
-                /// Whether the constraints of `symbol` not checked yet in this pass hold.
-                func holds(_ symbol: Symbol) -> Bool {
-                  let s = symbol.index
-                  guard values[s].isFinite else { return false }
-                  guard mayHaveChecks(s) else { return true }
-                  let variable = Int(variableOf[s])
-                  return listHolds(from: firstSlot[variable])
-                    && (!includingOwned || listHolds(from: audit.firstOwnedSlot[variable]))
-                }
-                /// Whether the constraints of every symbol of `list` hold. A long list
-                /// (`prefetching`, from `prefetches(_:)`) requests the lines of its
-                /// symbols' checks ahead, one step of the chain value and bit -> variable ->
-                /// first slot -> slot -> record per stage, each stage reading what an
-                /// earlier one requested: the value and the bit 32 symbols ahead, then only
-                /// for symbols whose bit is set, the variable 16 ahead, the first slot 8
-                /// ahead, the slot 4 ahead (a record's terms are side by side: the first
-                /// one's line holds most of the others), its record 2 ahead. (Without them
-                /// each step waited for the last: a check in a list of 100,000 cells was a
-                /// fifth of a text tick.)
-                func hold(_ list: UnsafeBufferPointer<Symbol>, prefetching: Bool) -> Bool {
-                  let n = list.count
-                  guard prefetching else {
-                    for symbol in list where !holds(symbol) { return false }
-                    return true
-                  }
-                  // No buffer whose base address is taken is empty: the list names external
-                  // symbols, each of which has a value and a variable (`values`,
-                  // `variableOf`), every variable has a first slot (`firstSlot`), a bit is
-                  // requested only inside `listed`, and a slot found (`slot >= 0`) has its
-                  // record's entry (`slots`, `entries`).
-                  for i in 0..<n {
-                    if i &+ 32 < n {
-                      let ahead = list[i &+ 32].index
-                      cprefetch_read(values.baseAddress.unsafelyUnwrapped + ahead)
-                      if ahead &>> 6 < listed.count {
-                        cprefetch_read(listed.baseAddress.unsafelyUnwrapped + ahead &>> 6)
-                      }
-                    }
-                    if i &+ 16 < n {
-                      let ahead = list[i &+ 16].index
-                      if mayHaveChecks(ahead) {
-                        cprefetch_read(variableOf.baseAddress.unsafelyUnwrapped + ahead)
-                      }
-                    }
-                    if i &+ 8 < n {
-                      let ahead = list[i &+ 8].index
-                      if mayHaveChecks(ahead) {
-                        let variable = Int(variableOf[ahead])
-                        cprefetch_read(firstSlot.baseAddress.unsafelyUnwrapped + variable)
-                      }
-                    }
-                    if i &+ 4 < n {
-                      let ahead = list[i &+ 4].index
-                      if mayHaveChecks(ahead) {
-                        let slot = firstSlot[Int(variableOf[ahead])]
-                        if slot >= 0 {
-                          cprefetch_read(slots.baseAddress.unsafelyUnwrapped + Int(slot))
-                        }
-                      }
-                    }
-                    if i &+ 2 < n {
-                      let ahead = list[i &+ 2].index
-                      if mayHaveChecks(ahead) {
-                        let slot = firstSlot[Int(variableOf[ahead])]
-                        if slot >= 0 {
-                          let r = Int(slots[Int(slot)].record)
-                          cprefetch_write(entries.baseAddress.unsafelyUnwrapped + r)
-                        }
-                      }
-                    }
-                    if !holds(list[i]) { return false }
-                  }
-                  return true
-                }
-                return symbols.withUnsafeBufferPointer { hold($0, prefetching: prefetching.0) }
-                  && more.withUnsafeBufferPointer { hold($0, prefetching: prefetching.1) }
+      audit.withCheckBuffers { entries, slots, firstSlot, firstOwnedSlot, listed in
+        symbolVariables.withReadBuffer { variableOf in
+          /// Whether the constraints in the list that starts at `first` not checked
+          /// yet in this pass hold.
+          func listHolds(from first: Int32) -> Bool {
+            var slot = first
+            while slot >= 0 {
+              let r = Int(slots[Int(slot)].record)
+              slot = slots[Int(slot)].next
+              guard entries[r].mark != epoch else { continue }
+              entries[r].mark = epoch
+              if !Audit.holds(entry: entries[r], slots: slots, values: values) {
+                return false
               }
             }
+            return true
           }
+          /// Whether the symbol with index `s` may have constraints to check: a
+          /// checked one (`Audit.listed`), or when `includingOwned`, any.
+          @inline(__always) func mayHaveChecks(_ s: Int) -> Bool {
+            includingOwned || Audit.isListed(s, in: listed)
+          }
+          /// Whether the constraints of `symbol` not checked yet in this pass hold.
+          func holds(_ symbol: Symbol) -> Bool {
+            let s = symbol.index
+            guard values[s].isFinite else { return false }
+            guard mayHaveChecks(s) else { return true }
+            let variable = Int(variableOf[s])
+            return listHolds(from: firstSlot[variable])
+              && (!includingOwned || listHolds(from: firstOwnedSlot[variable]))
+          }
+          /// Whether the constraints of every symbol of `list` hold. A long list
+          /// (`prefetching`, from `prefetches(_:)`) requests the lines of its
+          /// symbols' checks ahead, one step of the chain value and bit -> variable ->
+          /// first slot -> slot -> record per stage, each stage reading what an
+          /// earlier one requested: the value and the bit 32 symbols ahead, then only
+          /// for symbols whose bit is set, the variable 16 ahead, the first slot 8
+          /// ahead, the slot 4 ahead (a record's terms are side by side: the first
+          /// one's line holds most of the others), its record 2 ahead. (Without them
+          /// each step waited for the last: a check in a list of 100,000 cells was a
+          /// fifth of a text tick.)
+          func hold(_ list: UnsafeBufferPointer<Symbol>, prefetching: Bool) -> Bool {
+            let n = list.count
+            guard prefetching else {
+              for symbol in list where !holds(symbol) { return false }
+              return true
+            }
+            // No buffer whose base address is taken is empty: the list names external
+            // symbols, each of which has a value and a variable (`values`,
+            // `variableOf`), every variable has a first slot (`firstSlot`), a bit is
+            // requested only inside `listed`, and a slot found (`slot >= 0`) has its
+            // record's entry (`slots`, `entries`).
+            for i in 0..<n {
+              if i &+ 32 < n {
+                let ahead = list[i &+ 32].index
+                cprefetch_read(values.baseAddress.unsafelyUnwrapped + ahead)
+                if ahead &>> 6 < listed.count {
+                  cprefetch_read(listed.baseAddress.unsafelyUnwrapped + ahead &>> 6)
+                }
+              }
+              if i &+ 16 < n {
+                let ahead = list[i &+ 16].index
+                if mayHaveChecks(ahead) {
+                  cprefetch_read(variableOf.baseAddress.unsafelyUnwrapped + ahead)
+                }
+              }
+              if i &+ 8 < n {
+                let ahead = list[i &+ 8].index
+                if mayHaveChecks(ahead) {
+                  let variable = Int(variableOf[ahead])
+                  cprefetch_read(firstSlot.baseAddress.unsafelyUnwrapped + variable)
+                }
+              }
+              if i &+ 4 < n {
+                let ahead = list[i &+ 4].index
+                if mayHaveChecks(ahead) {
+                  let slot = firstSlot[Int(variableOf[ahead])]
+                  if slot >= 0 {
+                    cprefetch_read(slots.baseAddress.unsafelyUnwrapped + Int(slot))
+                  }
+                }
+              }
+              if i &+ 2 < n {
+                let ahead = list[i &+ 2].index
+                if mayHaveChecks(ahead) {
+                  let slot = firstSlot[Int(variableOf[ahead])]
+                  if slot >= 0 {
+                    let r = Int(slots[Int(slot)].record)
+                    cprefetch_write(entries.baseAddress.unsafelyUnwrapped + r)
+                  }
+                }
+              }
+              if !holds(list[i]) { return false }
+            }
+            return true
+          }
+          return symbols.withUnsafeBufferPointer { hold($0, prefetching: prefetching.0) }
+            && more.withUnsafeBufferPointer { hold($0, prefetching: prefetching.1) }
         }
       }
     }
