@@ -68,6 +68,39 @@ final class ExpansionScratch {
   var closureCount = 0
   var cellsRead = 0
 
+  /// The iterative depth-first walk of the reference closure and of the dependents: from
+  /// `root` (visited already), each symbol's children in the order `nextChild` hands them
+  /// out, `visit` called on each before its own children are walked, and each symbol
+  /// written to `order` at `count` once all of its children are (postorder). `nextChild(s,
+  /// &next)` is the next child of `s` not visited yet from position `next` on, moving `next`
+  /// past it, or `.invalid` when none is left. The stack is `stack`.
+  @inline(__always)
+  func walkPostorder(
+    from root: Symbol, into order: inout ScratchList<Symbol>, count: inout Int,
+    nextChild: (Symbol, inout Int) -> Symbol, visit: (Symbol) -> Void
+  ) {
+    stack.reserve(1)
+    stack.base[0] = (root, 0)
+    var depth = 1
+    while depth > 0 {
+      let top = stack.base[depth &- 1]
+      var next = Int(top.next)
+      let child = nextChild(top.symbol, &next)
+      if child.isValid {
+        stack.base[depth &- 1].next = Int32(next)
+        visit(child)
+        stack.reserve(depth &+ 1, keeping: depth)
+        stack.base[depth] = (child, 0)
+        depth &+= 1
+      } else {
+        depth &-= 1
+        order.reserve(count &+ 1, keeping: count)
+        order.base[count] = top.symbol
+        count &+= 1
+      }
+    }
+  }
+
   deinit {
     order.deallocate()
     stack.deallocate()
@@ -104,7 +137,6 @@ extension Tableau {
           referenceSpans.withReadBuffer { spans in
             referenceSymbols.withReadBuffer { arena in
               var count = 0
-              var depth = 0
               /// The next basic cell from position `next` on that is not marked yet, of the row
               /// in `slot` (of `row` when `slot` is -1), moving `next` past it; `.invalid` when
               /// none is left.
@@ -139,27 +171,10 @@ extension Tableau {
                 let root = nextChild(rowSlot, &rootNext)
                 guard root.isValid else { break }
                 marks[root.index].visit = epoch
-                scratch.stack.reserve(depth &+ 1, keeping: depth)
-                scratch.stack.base[depth] = (root, 0)
-                depth &+= 1
-                while depth > 0 {
-                  let top = scratch.stack.base[depth &- 1]
-                  let slot = Int(basicSlot[top.symbol.index])
-                  var next = Int(top.next)
-                  let child = nextChild(slot, &next)
-                  if child.isValid {
-                    scratch.stack.base[depth &- 1].next = Int32(next)
-                    marks[child.index].visit = epoch
-                    scratch.stack.reserve(depth &+ 1, keeping: depth)
-                    scratch.stack.base[depth] = (child, 0)
-                    depth &+= 1
-                  } else {
-                    depth &-= 1
-                    scratch.order.reserve(count &+ 1, keeping: count)
-                    scratch.order.base[count] = top.symbol
-                    count &+= 1
-                  }
-                }
+                scratch.walkPostorder(
+                  from: root, into: &scratch.order, count: &count,
+                  nextChild: { symbol, next in nextChild(Int(basicSlot[symbol.index]), &next) },
+                  visit: { marks[$0.index].visit = epoch })
               }
               return count
             }

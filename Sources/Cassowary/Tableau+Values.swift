@@ -95,37 +95,18 @@ extension Tableau {
               }
               var count = 0
               visit(seed)
-              scratch.stack.reserve(1)
-              scratch.stack.base[0] = (seed, 0)
-              var depth = 1
-              while depth > 0 {
-                let top = scratch.stack.base[depth &- 1]
-                let extent = extents[top.symbol.index]
-                let start = Int(extent.start)
-                let end = Int(extent.count)
-                var i = Int(top.next)
-                var child = Symbol.invalid
-                while i < end {
-                  let b = rowBasic[Int(entries[start &+ i])]
-                  i &+= 1
-                  if marks[b.index].visit != epoch {
-                    child = b
-                    break
+              scratch.walkPostorder(
+                from: seed, into: &scratch.other, count: &count,
+                nextChild: { symbol, i in
+                  let extent = extents[symbol.index]
+                  let start = Int(extent.start)
+                  while i < Int(extent.count) {
+                    let b = rowBasic[Int(entries[start &+ i])]
+                    i &+= 1
+                    if marks[b.index].visit != epoch { return b }
                   }
-                }
-                if child.isValid {
-                  visit(child)
-                  scratch.stack.base[depth &- 1].next = Int32(i)
-                  scratch.stack.reserve(depth &+ 1, keeping: depth)
-                  scratch.stack.base[depth] = (child, 0)
-                  depth &+= 1
-                } else {
-                  depth &-= 1
-                  scratch.other.reserve(count &+ 1, keeping: count)
-                  scratch.other.base[count] = top.symbol
-                  count &+= 1
-                }
-              }
+                  return .invalid
+                }, visit: visit)
               return count
             }
           }
