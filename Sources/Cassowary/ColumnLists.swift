@@ -91,7 +91,7 @@ struct ColumnLists {
     let done = withUnsafeMutableBuffers { extents, entries in
       ColumnLists.appendInPlace(slot, to: index, extents, entries)
     }
-    if done { return }
+    if done || startInPlace(slot, at: index) { return }
     grow(index)
     let at = Int(extents[index].start) &+ Int(extents[index].count)
     entries[at] = slot
@@ -117,6 +117,28 @@ struct ColumnLists {
     entries[start &+ Int(extent.count)] = slot
     extents[index].count &+= 1
     return true
+  }
+
+  /// Gives an empty list without a range its first one, holding `slot`, straight from the
+  /// array's free end: the common case of `grow` for a new symbol (no free range of the
+  /// first size, and room past `used`) without its checks. Returns `false`, having changed
+  /// nothing, in every other case.
+  @inline(__always) private mutating func startInPlace(_ slot: Int32, at index: Int) -> Bool {
+    let first = Int(ColumnLists.initialCapacity)
+    guard used &+ first <= entries.count, freeHeads.isEmpty || freeHeads[0] < 0 else {
+      return false
+    }
+    let start = used
+    let started = withUnsafeMutableBuffers { extents, entries in
+      guard extents[index].capacity == 0 else { return false }
+      entries[start] = slot
+      extents[index].start = Int32(start)
+      extents[index].count = 1
+      extents[index].capacity = ColumnLists.initialCapacity
+      return true
+    }
+    if started { used = start &+ first }
+    return started
   }
 
   /// Moves a full list to a range with twice the room: a free one of that size if there is
