@@ -242,7 +242,7 @@ extension Tableau {
     reserveWorkLists()
     compactReferencesIfNeeded()
     let (consistent, updated) = withUnsafeHandle { $0.updateValues() }
-    staleValues.removeAll(keepingCapacity: true)
+    staleValues.removeAllKeepingCapacity()
     counters.valuesUpdated &+= updated
     return consistent
   }
@@ -254,7 +254,7 @@ extension Tableau {
   /// bits, without opening the pass's sixteen buffers (about a thousand instructions).
   private mutating func updateUnreferencedValue() -> Bool {
     let s = staleValues[0]
-    staleValues.removeAll(keepingCapacity: true)
+    staleValues.removeAllKeepingCapacity()
     let slot = Int(basicSlot[s.index])
     var v = 0.0
     if slot >= 0 { v = lazy ? evaluate(rows[slot]) : rows[slot].constant }
