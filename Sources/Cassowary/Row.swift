@@ -17,36 +17,21 @@ struct RowStorageHeader {
 /// arrays were two allocations, two headers and two reference counts per row: a feed's cold
 /// build makes a row for each of its 50,000 constraints per 1,000 cells.)
 final class RowStorage: ManagedBuffer<RowStorageHeader, Double> {
-  /// Storage with room for at least `minimumCapacity` cells (more when the allocator's size
-  /// class has room to spare). `minimumCapacity` must be positive.
+  /// Storage with room for at least `minimumCapacity` cells (more when the allocation has
+  /// room to spare). `minimumCapacity` must be positive.
   static func make(minimumCapacity: Int) -> RowStorage {
-    // c coefficients and c symbols take c + ⌈c/2⌉ doubles.
-    let doubles = RowStorage.doublesFilling(minimumCapacity + (minimumCapacity + 1) / 2)
-    let buffer = RowStorage.create(minimumCapacity: doubles) { _ in RowStorageHeader(capacity: 0) }
+    let buffer = RowStorage.create(minimumCapacity: minimumCapacity + (minimumCapacity + 1) / 2) {
+      _ in RowStorageHeader(capacity: 0)
+    }
     let storage = unsafeDowncast(buffer, to: RowStorage.self)
-    // The cells that fit.
-    let capacity = doubles * 2 / 3
+    // The cells that fit: c coefficients and c symbols take c + ⌈c/2⌉ doubles.
+    let capacity = storage.capacity * 2 / 3
     storage.withUnsafeMutablePointerToHeader { $0.pointee.capacity = capacity }
     storage.withUnsafeMutablePointerToElements { elements in
       _ = UnsafeMutableRawPointer(elements + capacity).bindMemory(
         to: Symbol.self, capacity: capacity)
     }
     return storage
-  }
-
-  /// The doubles, at least `doubles`, that fill the allocation of a storage of `doubles`
-  /// to the end of its size class in jemalloc (multiples of 16 bytes up to 128, then four
-  /// classes per doubling), the allocator the harness links. Asking the allocator
-  /// (`ManagedBuffer.capacity`, `malloc_usable_size`) cost 40 instructions per row, 0.6% of
-  /// an enaml build. Under another allocator a class computed too small only leaves room
-  /// unused: the storage never counts on more than it asked for.
-  @inline(__always) static func doublesFilling(_ doubles: Int) -> Int {
-    // The object's header (16 bytes) and the storage's, before the elements.
-    let offset = 16 &+ MemoryLayout<RowStorageHeader>.stride
-    let bytes = offset &+ 8 &* doubles
-    let spacing = bytes <= 128 ? 16 : 1 &<< (Int.bitWidth &- 3 &- (bytes &- 1).leadingZeroBitCount)
-    let size = (bytes &+ spacing &- 1) & ~(spacing &- 1)
-    return (size &- offset) / 8
   }
 
   /// How many cells the storage holds. (Through the header's pointer: the `header`

@@ -93,26 +93,6 @@ import Testing
     }
   }
 
-  /// A storage asks for the whole of one of jemalloc's size classes (its manual's table:
-  /// 16-byte steps to 128, then four classes per doubling), so the room the allocator would
-  /// round up to is cells, not slack; and never for less than the cells need.
-  @Test func storageFillsJemallocsSizeClass() {
-    var classes = [16, 32, 48, 64, 80, 96, 112, 128]
-    while classes.last! < 1 << 20 {
-      let step = classes.last! / 4
-      classes += (1...4).map { classes.last! + $0 * step }
-    }
-    let offset = 16 + MemoryLayout<RowStorageHeader>.stride
-    for doubles in 1...20_000 {
-      let filled = RowStorage.doublesFilling(doubles)
-      let bytes = offset + 8 * filled
-      #expect(filled >= doubles)
-      #expect(classes.contains(bytes), "\(doubles) doubles: \(bytes) bytes")
-      // The smallest class that holds them.
-      #expect(!classes.contains { $0 >= offset + 8 * doubles && $0 < bytes }, "\(doubles)")
-    }
-  }
-
   @Test func longRunsOfChangesMatchAReference() {
     var rng = SplitMix64(seed: 20_261_128)
     var row = Row()
