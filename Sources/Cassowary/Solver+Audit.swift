@@ -108,6 +108,14 @@ struct Audit {
     return word < listed.count && listed[word] & (1 &<< UInt64(symbol & 63)) != 0
   }
 
+  /// Makes room for `variables` variables and `constraints` constraints of a few terms.
+  mutating func reserveCapacity(variables: Int, constraints: Int) {
+    firstSlot.reserveCapacity(variables)
+    firstOwnedSlot.reserveCapacity(variables)
+    entries.reserveCapacity(constraints)
+    slots.reserveCapacity(4 * constraints)
+  }
+
   mutating func addVariable() {
     firstSlot.append(-1)
     firstOwnedSlot.append(-1)

@@ -80,6 +80,15 @@ public final class Solver {
   public init(representation: Representation = .adaptive) {
     self.representation = representation
     tableau = Tableau(lazy: representation == .lazy)
+    // Room for a small system's first variables and constraints, as the tableau has for
+    // its rows (`Tableau.firstRoom`).
+    let room = Tableau.firstRoom
+    variableSymbols.reserveCapacity(room)
+    variableValues.reserveCapacity(room)
+    editIndex.reserveCapacity(room)
+    symbolVariables.reserveCapacity(2 * room)
+    records.reserveCapacity(room)
+    audit.reserveCapacity(variables: room, constraints: room)
   }
 
   /// Whether the tableau currently lets rows name basic symbols.
