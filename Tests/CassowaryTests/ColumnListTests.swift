@@ -128,7 +128,19 @@ import Testing
       case 0..<7:
         // Few distinct slots, so that repeats within the last four happen.
         let slot = Int32(rng.int(in: 0..<(model[i].count < 8 ? 40 : 12)))
-        if rng.int(in: 0..<2) == 0 {
+        if lists.extents[i].capacity == 0 {
+          // A list's first range is a free one of the first size when there is one (the
+          // head of its free list), else the one past the last range.
+          let free = lists.freeRanges().filter { $0.capacity == Int(ColumnLists.initialCapacity) }
+          let used = lists.used
+          lists.append(slot, to: i)
+          let start = Int(lists.extents[i].start)
+          if free.isEmpty {
+            #expect(start == used, "seed \(seed), step \(step)")
+          } else {
+            #expect(start == free[0].start, "seed \(seed), step \(step)")
+          }
+        } else if rng.int(in: 0..<2) == 0 {
           lists.append(slot, to: i)
         } else {
           // The raw-buffer path of `Tableau.relist`: in place when the list has room,
