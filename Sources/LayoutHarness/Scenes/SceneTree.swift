@@ -123,9 +123,12 @@ public final class SceneTree {
     switch node.pointee.content {
     case .label(let text, let style):
       // A valid style goes to the initialiser (the text is measured once); `setStyle` names
-      // an invalid one in its error.
-      let label = Label(text: text, style: style.isValid ? style : .body, name: name)
-      if style != label.style { try label.setStyle(style) }
+      // an invalid one in its error. (Compared here, not through `label.style`: read from
+      // this module, the label's property was an access checked at run time, 76
+      // instructions a label.)
+      let valid = style.isValid
+      let label = Label(text: text, style: valid ? style : .body, name: name)
+      if !valid { try label.setStyle(style) }
       view = label
     case .image(let size):
       view = try ImageView(size: size, name: name)
