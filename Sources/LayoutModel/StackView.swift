@@ -130,21 +130,25 @@ public class StackView: View {
         content = max(content, child.fittingSize(for: inner).height)
       }
     case .horizontal:
-      measureChildren(inner: inner)
-      forEachSubviewUnretained { child in content = max(content, child.fitResult.height) }
+      let share = measureChildren(inner: inner)
+      forEachSubviewUnretained { child in
+        content = max(content, child.fittingSize(for: child.isFlexibleWidth ? share : inner).height)
+      }
     }
     return Size(width: size.width, height: content + insets.vertical)
   }
 
   /// Measures every child of a horizontal stack for the inner width: fixed children first,
-  /// then the flexible ones at their share of what the fixed ones leave. Each child keeps
-  /// its size in the cache of `fittingSize(for:)` (`fitResult`), where the caller reads it
-  /// back: placing the children sets their frames, which leaves that cache alone.
+  /// then the flexible ones at their share of what the fixed ones leave. Returns the
+  /// proposal the flexible children were measured at (the fixed ones: `inner`).
   ///
-  /// (The sizes were kept in an array of the stack's own: its first measure allocated it,
-  /// two allocations per feed cell. A cold bottom-up build of a feed of 3,000 cells took
-  /// 4.7% more instructions with it.)
-  private func measureChildren(inner: Size) {
+  /// The callers read each child's size back through `fittingSize(for:)` with its proposal:
+  /// from the cache, unless a sibling's `sizeThatFits` measured that child again at another
+  /// proposal, when it is measured again at this one (a cached `fitResult` read back would
+  /// then be the sibling's size). The sizes were kept in an array of the stack's own, which
+  /// its first measure allocated: two allocations per feed cell, and a cold bottom-up build
+  /// of a feed of 3,000 cells took 4.7% more instructions with it.
+  private func measureChildren(inner: Size) -> Size {
     var fixedWidth = 0.0
     var flexible = 0
     forEachSubviewUnretained { child in
@@ -154,14 +158,15 @@ public class StackView: View {
         fixedWidth += child.fittingSize(for: inner).width
       }
     }
-    if flexible > 0 {
-      let gaps = spacing * Double(max(0, subviews.count - 1))
-      let share = (inner.width - fixedWidth - gaps) / Double(flexible)
-      forEachSubviewUnretained { child in
-        guard child.isFlexibleWidth else { return }
-        _ = child.fittingSize(for: Size(width: share, height: .infinity))
-      }
+    guard flexible > 0 else { return inner }
+    let gaps = spacing * Double(max(0, subviews.count - 1))
+    let share = Size(
+      width: (inner.width - fixedWidth - gaps) / Double(flexible), height: .infinity)
+    forEachSubviewUnretained { child in
+      guard child.isFlexibleWidth else { return }
+      _ = child.fittingSize(for: share)
     }
+    return share
   }
 
   override public func layoutSubviews() {
@@ -181,11 +186,11 @@ public class StackView: View {
       placeStacked(inner: inner, window: window)
       return
     }
-    measureChildren(inner: inner)
+    let share = measureChildren(inner: inner)
     let innerHeight = bounds.height - insets.vertical
     var cursor = insets.left
     forEachSubviewUnretained { child in
-      let size = child.fitResult
+      let size = child.fittingSize(for: child.isFlexibleWidth ? share : inner)
       let y = insets.top + offset(free: innerHeight - size.height)
       child.assignFrame(
         Rect(x: cursor, y: y, width: size.width, height: size.height), counting: window)

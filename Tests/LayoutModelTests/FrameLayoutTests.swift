@@ -145,8 +145,7 @@ import Testing
   }
 
   /// A horizontal stack whose child is replaced by another of a different size (the count
-  /// of children unchanged, so its kept child sizes are rewritten, not remade) measures the
-  /// new child.
+  /// of children unchanged) measures the new child.
   @Test(arguments: Window.LayoutMode.allCases)
   func horizontalStackMeasuresAReplacedChild(_ mode: Window.LayoutMode) throws {
     let (window, stack, avatar, label, badge) = try avatarLabelBadgeRow(mode, alignment: .leading)
@@ -161,6 +160,26 @@ import Testing
     expectFrame(wide, rect(4, 4, 100, 12))
     expectFrame(label, rect(112, 4, 156, 34))
     expectFrame(badge, rect(276, 4, 20, 10))
+  }
+
+  /// A child whose `sizeThatFits` measures a sibling at another width (a custom view may)
+  /// leaves the stack's measure as it was: the stack reads each child's size back at the
+  /// proposal it gave that child. (Read back from the children's caches as they stood, the
+  /// label's size at width 1, 34 lines, became the row's height.)
+  @Test func horizontalStackReadsBackTheSizesItMeasured() throws {
+    let window = try window(.frames)
+    let stack = try StackView(axis: .horizontal, name: "row")
+    let label = Label(text: "abcde abcde", name: "label")
+    let prober = SiblingMeasuringView(name: "prober")
+    for view in [label, prober] as [View] { try stack.addSubview(view) }
+    try window.addSubview(stack)
+    try window.runUpdateCycle()
+    // Two flexible children share the 300 points: the label's two words (35 each and a
+    // space of 3.5) fit on one line of 150.
+    #expect(prober.measuredSibling)
+    expectFrame(stack, rect(0, 0, 300, 17))
+    expectFrame(label, rect(0, 0, 150, 17))
+    expectFrame(prober, rect(150, 0, 150, 5))
   }
 
   @Test(arguments: Window.LayoutMode.allCases)
@@ -301,5 +320,19 @@ import Testing
     try window.runUpdateCycle()
     expectStacked()
     #expect(images.last?.frame.minY == images.dropLast().reduce(0) { $0 + $1.imageSize.height })
+  }
+}
+
+/// A view 5 points high whose `sizeThatFits` first measures its first sibling at a width of
+/// 1 point, overwriting that sibling's cached fitting size.
+private final class SiblingMeasuringView: View {
+  private(set) var measuredSibling = false
+
+  override func sizeThatFits(_ size: Size) -> Size {
+    if let first = superview?.subviews.first, first !== self {
+      _ = first.fittingSize(for: Size(width: 1, height: .infinity))
+      measuredSibling = true
+    }
+    return Size(width: size.width, height: 5)
   }
 }
