@@ -406,7 +406,7 @@ public final class Window: View {
   }
 
   /// Re-queues the flags of a view that joined this window (or moved within it).
-  func requeue(_ view: View) {
+  @inline(__always) func requeue(_ view: View) {
     guard !view.isWindow(self) else { return }
     if view.needsLayout { layoutQueue.insert(view) }
     if view.needsUpdateConstraints { constraintQueue.append(view) }
