@@ -119,14 +119,13 @@ import Testing
     #expect(isClose(Label(text: "").intrinsicContentSize.height, 0))
   }
 
-  /// The words' widths measured over UTF-8 bytes (a table for ASCII, one ordinary advance
-  /// per scalar beyond it) are bit for bit those of the definition, scalar by scalar with
+  /// The words' widths measured over UTF-8 bytes (a table of every byte, one ordinary
+  /// advance per scalar beyond ASCII) are bit for bit those of the definition, scalar by scalar with
   /// `TextStyle.advance(of:)`: the glyph advance times the sum of the scalars' advances at
   /// a glyph advance of 1 (multiples of 0.5, summed exactly), on random texts of special
   /// and ordinary ASCII, separators, accented letters, combining marks, CJK, emoji and
   /// "\r\n", in native strings and in bridged-looking substrings, and a glyph advance (0.3)
-  /// whose multiples are not exact. A fifth of the texts are long enough to hold more
-  /// words than the measure's batch (32), some more than two batches.
+  /// whose multiples are not exact.
   @Test func byteMeasurementMatchesTheScalarDefinition() {
     let pieces: [String] = [
       "a", "b", "Z", "0", "i", "l", "j", "t", "f", "I", ".", ",", ";", ":", "'", "!", "|",
@@ -140,28 +139,74 @@ import Testing
     }
     for trial in 0..<2_000 {
       var text = ""
-      for _ in 0..<next(trial % 5 == 0 ? 300 : 60) { text += pieces[next(pieces.count)] }
+      for _ in 0..<next(60) { text += pieces[next(pieces.count)] }
       // A substring made into a string, as texts from scene files are.
       if trial % 3 == 0 { text = String(("xx" + text).dropFirst(2)) }
       let style = [TextStyle.body, .title, .caption, TextStyle(glyphAdvance: 0.3, lineHeight: 1)][
         trial % 4]
       let metrics = TextMetrics(text: text, style: style)
-      let unit = TextStyle(glyphAdvance: 1, lineHeight: 1)
-      var expected: [Double] = []
-      var factors = 0.0
-      var inWord = false
-      for scalar in text.unicodeScalars {
-        if scalar == " " || scalar == "\n" || scalar == "\t" {
-          if inWord { expected.append(factors * style.glyphAdvance) }
-          factors = 0
-          inWord = false
-        } else {
-          factors += unit.advance(of: scalar)
-          inWord = true
+      #expect(
+        metrics.wordWidths == wordWidthsByScalar(text, style: style),
+        "trial \(trial): \(text.debugDescription)")
+    }
+  }
+
+  /// The measure writes words to a batch of 32 and appends a full batch at a time: texts of
+  /// 0 to 200 words, around one, two and three batches, with and without separators before
+  /// the first word and after the last (a batch that ends on a separator, a text that ends
+  /// in a word), measure as the definition says. Measured again into the same metrics, a
+  /// text that fits the buffer keeps it (a label's text changes every tick in the text
+  /// workloads).
+  @Test func textsOfManyWordsMeasureAcrossBatches() {
+    let words = ["a", "mW", "é", "漢字", "🙂", "il", "e\u{301}"]
+    let separators = [" ", "\n", "\t", "  ", " \t\n"]
+    var metrics = TextMetrics(text: "", style: .body)
+    for count in [0, 1, 31, 32, 33, 63, 64, 65, 95, 96, 97, 200] {
+      for variant in 0..<8 {
+        var text = variant & 1 != 0 ? separators[count % separators.count] : ""
+        for k in 0..<count {
+          if k > 0 { text += separators[(k &* 7 &+ variant) % separators.count] }
+          text += words[(k &* 3 &+ count) % words.count]
+        }
+        if variant & 2 != 0 { text += separators[variant % separators.count] }
+        if variant & 4 != 0 { text = String(("xx" + text).dropFirst(2)) }
+        for style in [TextStyle.body, TextStyle(glyphAdvance: 0.3, lineHeight: 1)] {
+          let fresh = TextMetrics(text: text, style: style)
+          #expect(fresh.wordWidths.count == count, "\(count) words, variant \(variant)")
+          #expect(
+            fresh.wordWidths == wordWidthsByScalar(text, style: style),
+            "\(count) words, variant \(variant)")
+          let buffer = metrics.wordWidths.withUnsafeBufferPointer { $0.baseAddress }
+          let room = metrics.wordWidths.capacity
+          metrics.measure(text, style: style)
+          #expect(metrics.wordWidths == fresh.wordWidths)
+          if count <= room {
+            #expect(metrics.wordWidths.withUnsafeBufferPointer { $0.baseAddress } == buffer)
+          }
         }
       }
-      if inWord { expected.append(factors * style.glyphAdvance) }
-      #expect(metrics.wordWidths == expected, "trial \(trial): \(text.debugDescription)")
     }
+  }
+
+  /// The definition of the words' widths, scalar by scalar: a separator (space, newline,
+  /// tab) ends a word; each word is the glyph advance times the sum of its scalars'
+  /// advances at a glyph advance of 1.
+  private func wordWidthsByScalar(_ text: String, style: TextStyle) -> [Double] {
+    let unit = TextStyle(glyphAdvance: 1, lineHeight: 1)
+    var widths: [Double] = []
+    var factors = 0.0
+    var inWord = false
+    for scalar in text.unicodeScalars {
+      if scalar == " " || scalar == "\n" || scalar == "\t" {
+        if inWord { widths.append(factors * style.glyphAdvance) }
+        factors = 0
+        inWord = false
+      } else {
+        factors += unit.advance(of: scalar)
+        inWord = true
+      }
+    }
+    if inWord { widths.append(factors * style.glyphAdvance) }
+    return widths
   }
 }

@@ -123,8 +123,8 @@ public final class SceneTree {
     switch node.pointee.content {
     case .label(let text, let style):
       // A valid style goes to the initialiser (the text is measured once); `setStyle` names
-      // an invalid one in its error. (Compared here, not through `label.style`: read from
-      // this module, the label's property was an access checked at run time, 76
+      // an invalid one in its error. (Decided here, not by reading `label.style` back: read
+      // from this module, the label's property was an access checked at run time, 76
       // instructions a label.)
       let valid = style.isValid
       let label = Label(text: text, style: valid ? style : .body, name: name)
