@@ -130,43 +130,55 @@ public class StackView: View {
         content = max(content, child.fittingSize(for: inner).height)
       }
     case .horizontal:
-      let share = measureChildren(inner: inner)
-      forEachSubviewUnretained { child in
-        content = max(content, child.fittingSize(for: child.isFlexibleWidth ? share : inner).height)
+      let children = subviews
+      children.withUnsafeBufferPointer { children in
+        guard !children.isEmpty else { return }
+        withUnsafeTemporaryAllocation(of: Size.self, capacity: children.count) { buffer in
+          let sizes = buffer.baseAddress.unsafelyUnwrapped
+          measureChildren(children, inner: inner, into: sizes)
+          for i in children.indices { content = max(content, sizes[i].height) }
+        }
       }
     }
     return Size(width: size.width, height: content + insets.vertical)
   }
 
-  /// Measures every child of a horizontal stack for the inner width: fixed children first,
-  /// then the flexible ones at their share of what the fixed ones leave. Returns the
-  /// proposal the flexible children were measured at (the fixed ones: `inner`).
+  /// Measures `children`, the children of a horizontal stack, for the inner width into
+  /// `sizes` (room for one per child): fixed children first, then the flexible ones at their
+  /// share of what the fixed ones leave.
   ///
-  /// The callers read each child's size back through `fittingSize(for:)` with its proposal:
-  /// from the cache, unless a sibling's `sizeThatFits` measured that child again at another
-  /// proposal, when it is measured again at this one (a cached `fitResult` read back would
-  /// then be the sibling's size). The sizes were kept in an array of the stack's own, which
-  /// its first measure allocated: two allocations per feed cell, and a cold bottom-up build
-  /// of a feed of 3,000 cells took 4.7% more instructions with it.
-  private func measureChildren(inner: Size) -> Size {
+  /// The callers keep the sizes as each measure returned them, in a temporary buffer (on the
+  /// stack, `withUnsafeTemporaryAllocation`), and lay out with them whatever a child's
+  /// `sizeThatFits` does to a sibling's cached size meanwhile. (They were kept in an array of
+  /// the stack's own, which its first measure allocated: two allocations per feed cell, 4.7%
+  /// of the instructions of a cold bottom-up build of a feed of 3,000 cells. Read back from
+  /// the children's caches instead, the size of a child that a sibling measured at another
+  /// width became the row's.)
+  private func measureChildren(
+    _ children: UnsafeBufferPointer<View>, inner: Size, into sizes: UnsafeMutablePointer<Size>
+  ) {
     var fixedWidth = 0.0
     var flexible = 0
-    forEachSubviewUnretained { child in
-      if child.isFlexibleWidth {
-        flexible += 1
-      } else {
-        fixedWidth += child.fittingSize(for: inner).width
+    for i in children.indices {
+      let size = Unmanaged.passUnretained(children[i])._withUnsafeGuaranteedRef { child in
+        if child.isFlexibleWidth {
+          flexible &+= 1
+          return Size.zero
+        }
+        return child.fittingSize(for: inner)
       }
+      (sizes + i).initialize(to: size)
+      fixedWidth += size.width
     }
-    guard flexible > 0 else { return inner }
-    let gaps = spacing * Double(max(0, subviews.count - 1))
+    guard flexible > 0 else { return }
+    let gaps = spacing * Double(children.count - 1)
     let share = Size(
       width: (inner.width - fixedWidth - gaps) / Double(flexible), height: .infinity)
-    forEachSubviewUnretained { child in
-      guard child.isFlexibleWidth else { return }
-      _ = child.fittingSize(for: share)
+    for i in children.indices {
+      Unmanaged.passUnretained(children[i])._withUnsafeGuaranteedRef { child in
+        if child.isFlexibleWidth { sizes[i] = child.fittingSize(for: share) }
+      }
     }
-    return share
   }
 
   override public func layoutSubviews() {
@@ -186,15 +198,25 @@ public class StackView: View {
       placeStacked(inner: inner, window: window)
       return
     }
-    let share = measureChildren(inner: inner)
     let innerHeight = bounds.height - insets.vertical
-    var cursor = insets.left
-    forEachSubviewUnretained { child in
-      let size = child.fittingSize(for: child.isFlexibleWidth ? share : inner)
-      let y = insets.top + offset(free: innerHeight - size.height)
-      child.assignFrame(
-        Rect(x: cursor, y: y, width: size.width, height: size.height), counting: window)
-      cursor += size.width + spacing
+    // The children as they are now, each visited without a retain.
+    let children = subviews
+    children.withUnsafeBufferPointer { children in
+      guard !children.isEmpty else { return }
+      withUnsafeTemporaryAllocation(of: Size.self, capacity: children.count) { buffer in
+        let sizes = buffer.baseAddress.unsafelyUnwrapped
+        measureChildren(children, inner: inner, into: sizes)
+        var cursor = insets.left
+        for i in children.indices {
+          let size = sizes[i]
+          let y = insets.top + offset(free: innerHeight - size.height)
+          Unmanaged.passUnretained(children[i])._withUnsafeGuaranteedRef { child in
+            child.assignFrame(
+              Rect(x: cursor, y: y, width: size.width, height: size.height), counting: window)
+          }
+          cursor += size.width + spacing
+        }
+      }
     }
   }
 
