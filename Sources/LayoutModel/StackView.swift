@@ -130,17 +130,27 @@ public class StackView: View {
         content = max(content, child.fittingSize(for: inner).height)
       }
     case .horizontal:
-      let children = subviews
-      children.withUnsafeBufferPointer { children in
-        guard !children.isEmpty else { return }
-        withUnsafeTemporaryAllocation(of: Size.self, capacity: children.count) { buffer in
-          let sizes = buffer.baseAddress.unsafelyUnwrapped
-          measureChildren(children, inner: inner, into: sizes)
-          for i in children.indices { content = max(content, sizes[i].height) }
-        }
-      }
+      content = tallestChild(inner: inner)
     }
     return Size(width: size.width, height: content + insets.vertical)
+  }
+
+  /// The height of the tallest child of a horizontal stack for the inner width. (Out of
+  /// line, as `placeRow(inner:window:)` is: inlined, the temporary buffer made every call of
+  /// `sizeThatFits` dearer, vertical stacks' too.)
+  @inline(never)
+  private func tallestChild(inner: Size) -> Double {
+    var tallest = 0.0
+    let children = subviews
+    children.withUnsafeBufferPointer { children in
+      guard !children.isEmpty else { return }
+      withUnsafeTemporaryAllocation(of: Size.self, capacity: children.count) { buffer in
+        let sizes = buffer.baseAddress.unsafelyUnwrapped
+        measureChildren(children, inner: inner, into: sizes)
+        for i in children.indices { tallest = max(tallest, sizes[i].height) }
+      }
+    }
+    return tallest
   }
 
   /// Measures `children`, the children of a horizontal stack, for the inner width into
@@ -198,6 +208,12 @@ public class StackView: View {
       placeStacked(inner: inner, window: window)
       return
     }
+    placeRow(inner: inner, window: window)
+  }
+
+  /// Horizontal stacks: measures the children, then places them side by side.
+  @inline(never)
+  private func placeRow(inner: Size, window: Window?) {
     let innerHeight = bounds.height - insets.vertical
     // The children as they are now, each visited without a retain.
     let children = subviews

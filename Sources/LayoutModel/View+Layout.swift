@@ -10,7 +10,7 @@ extension View {
   }
 
   /// Flags the view for layout at the next update cycle and returns at once.
-  @inline(__always) public func setNeedsLayout() {
+  public func setNeedsLayout() {
     withOwner { setNeedsLayout(owner: $0) }
   }
 
