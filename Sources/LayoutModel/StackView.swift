@@ -144,29 +144,46 @@ public class StackView: View {
     let children = subviews
     children.withUnsafeBufferPointer { children in
       guard !children.isEmpty else { return }
+      guard children.count <= StackView.rowOnStack else {
+        let share = measureChildren(children, inner: inner, into: nil)
+        for i in children.indices {
+          let size = Unmanaged.passUnretained(children[i])._withUnsafeGuaranteedRef { child in
+            measuredSize(of: child, inner: inner, share: share)
+          }
+          tallest = max(tallest, size.height)
+        }
+        return
+      }
       withUnsafeTemporaryAllocation(of: Size.self, capacity: children.count) { buffer in
         let sizes = buffer.baseAddress.unsafelyUnwrapped
-        measureChildren(children, inner: inner, into: sizes)
+        _ = measureChildren(children, inner: inner, into: sizes)
         for i in children.indices { tallest = max(tallest, sizes[i].height) }
       }
     }
     return tallest
   }
 
-  /// Measures `children`, the children of a horizontal stack, for the inner width into
-  /// `sizes` (room for one per child): fixed children first, then the flexible ones at their
-  /// share of what the fixed ones leave.
+  /// The most children whose sizes a row keeps on the stack: beyond 1 KB,
+  /// `withUnsafeTemporaryAllocation` takes heap memory, an allocation per measure.
+  private static var rowOnStack: Int { 64 }
+
+  /// Measures `children`, the children of a horizontal stack, for the inner width: fixed
+  /// children first, then the flexible ones at their share of what the fixed ones leave.
+  /// Writes each child's size to `sizes`, when given (room for one per child), and returns
+  /// the proposal the flexible children were measured at.
   ///
-  /// The callers keep the sizes as each measure returned them, in a temporary buffer (on the
-  /// stack, `withUnsafeTemporaryAllocation`), and lay out with them whatever a child's
-  /// `sizeThatFits` does to a sibling's cached size meanwhile. (They were kept in an array of
-  /// the stack's own, which its first measure allocated: two allocations per feed cell, 4.7%
-  /// of the instructions of a cold bottom-up build of a feed of 3,000 cells. Read back from
-  /// the children's caches instead, the size of a child that a sibling measured at another
-  /// width became the row's.)
+  /// The callers lay out with the sizes as each measure returned them, whatever a child's
+  /// `sizeThatFits` does to a sibling's cached size meanwhile: kept in a temporary buffer on
+  /// the stack (`withUnsafeTemporaryAllocation`), or for a row too long for it read back
+  /// through `fittingSize(for:)` at each child's proposal (`measuredSize(of:inner:share:)`,
+  /// which measures again a child that a sibling measured at another width). They were kept
+  /// in an array of the stack's own, which its first measure allocated: two allocations per
+  /// feed cell, 4.7% of the instructions of a cold bottom-up build of a feed of 3,000
+  /// cells. (Read back from the children's caches as they stood, the size of a child that a
+  /// sibling measured at another width became the row's.)
   private func measureChildren(
-    _ children: UnsafeBufferPointer<View>, inner: Size, into sizes: UnsafeMutablePointer<Size>
-  ) {
+    _ children: UnsafeBufferPointer<View>, inner: Size, into sizes: UnsafeMutablePointer<Size>?
+  ) -> Size {
     var fixedWidth = 0.0
     var flexible = 0
     for i in children.indices {
@@ -177,18 +194,27 @@ public class StackView: View {
         }
         return child.fittingSize(for: inner)
       }
-      (sizes + i).initialize(to: size)
+      sizes?.advanced(by: i).initialize(to: size)
       fixedWidth += size.width
     }
-    guard flexible > 0 else { return }
+    guard flexible > 0 else { return inner }
     let gaps = spacing * Double(children.count - 1)
     let share = Size(
       width: (inner.width - fixedWidth - gaps) / Double(flexible), height: .infinity)
     for i in children.indices {
       Unmanaged.passUnretained(children[i])._withUnsafeGuaranteedRef { child in
-        if child.isFlexibleWidth { sizes[i] = child.fittingSize(for: share) }
+        guard child.isFlexibleWidth else { return }
+        let size = child.fittingSize(for: share)
+        sizes?[i] = size
       }
     }
+    return share
+  }
+
+  /// A child's size at the proposal `measureChildren(_:inner:into:)` gave it.
+  @inline(__always)
+  private func measuredSize(of child: View, inner: Size, share: Size) -> Size {
+    child.fittingSize(for: child.isFlexibleWidth ? share : inner)
   }
 
   override public func layoutSubviews() {
@@ -217,22 +243,33 @@ public class StackView: View {
   @inline(never)
   private func placeRow(inner: Size, window: Window?) {
     let innerHeight = bounds.height - insets.vertical
+    var cursor = insets.left
+    @inline(__always) func place(_ child: View, _ size: Size) {
+      let y = insets.top + offset(free: innerHeight - size.height)
+      child.assignFrame(
+        Rect(x: cursor, y: y, width: size.width, height: size.height), counting: window)
+      cursor += size.width + spacing
+    }
     // The children as they are now, each visited without a retain.
     let children = subviews
     children.withUnsafeBufferPointer { children in
       guard !children.isEmpty else { return }
+      guard children.count <= StackView.rowOnStack else {
+        let share = measureChildren(children, inner: inner, into: nil)
+        for i in children.indices {
+          Unmanaged.passUnretained(children[i])._withUnsafeGuaranteedRef { child in
+            place(child, measuredSize(of: child, inner: inner, share: share))
+          }
+        }
+        return
+      }
       withUnsafeTemporaryAllocation(of: Size.self, capacity: children.count) { buffer in
         let sizes = buffer.baseAddress.unsafelyUnwrapped
-        measureChildren(children, inner: inner, into: sizes)
-        var cursor = insets.left
+        _ = measureChildren(children, inner: inner, into: sizes)
         for i in children.indices {
-          let size = sizes[i]
-          let y = insets.top + offset(free: innerHeight - size.height)
           Unmanaged.passUnretained(children[i])._withUnsafeGuaranteedRef { child in
-            child.assignFrame(
-              Rect(x: cursor, y: y, width: size.width, height: size.height), counting: window)
+            place(child, sizes[i])
           }
-          cursor += size.width + spacing
         }
       }
     }

@@ -182,6 +182,32 @@ import Testing
     expectFrame(prober, rect(150, 0, 150, 5))
   }
 
+  /// The same in a row of more children than it keeps sizes for on the stack (64), where
+  /// they are read back at each child's proposal: the label, 70 images of a point, the
+  /// prober; the two flexible children share (300 - 70) / 2 = 115 points.
+  @Test func aLongHorizontalStackReadsBackTheSizesItMeasured() throws {
+    let window = try window(.frames)
+    let stack = try StackView(axis: .horizontal, name: "row")
+    let label = Label(text: "abcde abcde", name: "label")
+    try stack.addSubview(label)
+    var dots: [ImageView] = []
+    for i in 0..<70 {
+      let dot = try ImageView(size: Size(width: 1, height: 1), name: "dot\(i)")
+      try stack.addSubview(dot)
+      dots.append(dot)
+    }
+    let prober = SiblingMeasuringView(name: "prober")
+    try stack.addSubview(prober)
+    try window.addSubview(stack)
+    try window.runUpdateCycle()
+    #expect(prober.measuredSibling)
+    expectFrame(stack, rect(0, 0, 300, 17))
+    expectFrame(label, rect(0, 0, 115, 17))
+    expectFrame(dots[0], rect(115, 0, 1, 1))
+    expectFrame(dots[69], rect(184, 0, 1, 1))
+    expectFrame(prober, rect(185, 0, 115, 5))
+  }
+
   @Test(arguments: Window.LayoutMode.allCases)
   func overlayStackStacksOnTopOfEachOther(_ mode: Window.LayoutMode) throws {
     let window = try window(mode)
