@@ -163,49 +163,32 @@ import Testing
   }
 
   /// A child whose `sizeThatFits` measures a sibling at another width (a custom view may)
-  /// leaves the stack's measure as it was: the stack reads each child's size back at the
-  /// proposal it gave that child. (Read back from the children's caches as they stood, the
-  /// label's size at width 1, 34 lines, became the row's height.)
-  @Test func horizontalStackReadsBackTheSizesItMeasured() throws {
-    let window = try window(.frames)
-    let stack = try StackView(axis: .horizontal, name: "row")
-    let label = Label(text: "abcde abcde", name: "label")
-    let prober = SiblingMeasuringView(name: "prober")
-    for view in [label, prober] as [View] { try stack.addSubview(view) }
-    try window.addSubview(stack)
-    try window.runUpdateCycle()
-    // Two flexible children share the 300 points: the label's two words (35 each and a
-    // space of 3.5) fit on one line of 150.
-    #expect(prober.measuredSibling)
-    expectFrame(stack, rect(0, 0, 300, 17))
-    expectFrame(label, rect(0, 0, 150, 17))
-    expectFrame(prober, rect(150, 0, 150, 5))
-  }
-
-  /// The same in a row of more children than it keeps sizes for on the stack (64), where
-  /// they are read back at each child's proposal: the label, 70 images of a point, the
-  /// prober; the two flexible children share (300 - 70) / 2 = 115 points.
-  @Test func aLongHorizontalStackReadsBackTheSizesItMeasured() throws {
+  /// leaves the stack's measure as it was: the stack lays out with the size it measured for
+  /// each child. (Read back from the children's caches as they stood, the label's size at
+  /// width 1, 70 lines, became the row's height.) With 70 images of a point between the
+  /// label and the prober, the row has more children than it keeps sizes for on the stack
+  /// (64), and reads them back at each child's proposal instead. The two flexible children
+  /// share what the images leave: the label's two words (35 each and a space of 3.5) fit on
+  /// one line of 150 or 115.
+  @Test(arguments: [0, 70])
+  func horizontalStackLaysOutWithTheSizesItMeasured(dots: Int) throws {
     let window = try window(.frames)
     let stack = try StackView(axis: .horizontal, name: "row")
     let label = Label(text: "abcde abcde", name: "label")
     try stack.addSubview(label)
-    var dots: [ImageView] = []
-    for i in 0..<70 {
-      let dot = try ImageView(size: Size(width: 1, height: 1), name: "dot\(i)")
-      try stack.addSubview(dot)
-      dots.append(dot)
+    for i in 0..<dots {
+      try stack.addSubview(ImageView(size: Size(width: 1, height: 1), name: "dot\(i)"))
     }
     let prober = SiblingMeasuringView(name: "prober")
     try stack.addSubview(prober)
     try window.addSubview(stack)
     try window.runUpdateCycle()
+    let share = (300 - Double(dots)) / 2
     #expect(prober.measuredSibling)
     expectFrame(stack, rect(0, 0, 300, 17))
-    expectFrame(label, rect(0, 0, 115, 17))
-    expectFrame(dots[0], rect(115, 0, 1, 1))
-    expectFrame(dots[69], rect(184, 0, 1, 1))
-    expectFrame(prober, rect(185, 0, 115, 5))
+    expectFrame(label, rect(0, 0, share, 17))
+    if dots > 0 { expectFrame(stack.subviews[dots], rect(share + Double(dots) - 1, 0, 1, 1)) }
+    expectFrame(prober, rect(share + Double(dots), 0, share, 5))
   }
 
   @Test(arguments: Window.LayoutMode.allCases)
