@@ -240,11 +240,18 @@ public class StackView: View {
   }
 
   /// Horizontal stacks: measures the children, then places them side by side.
+  ///
+  /// A child that a sibling's `sizeThatFits` removed from the stack during the measure is
+  /// not placed (it got a frame, and a flag, from a window it had left); the removal, as
+  /// an addition would, flagged the stack, which lays out again with the children it has
+  /// then.
   @inline(never)
   private func placeRow(inner: Size, window: Window?) {
     let innerHeight = bounds.height - insets.vertical
     var cursor = insets.left
+    let this = Unmanaged.passUnretained(self).toOpaque()
     @inline(__always) func place(_ child: View, _ size: Size) {
+      guard child.parentLink?.toOpaque() == this else { return }
       let y = insets.top + offset(free: innerHeight - size.height)
       child.assignFrame(
         Rect(x: cursor, y: y, width: size.width, height: size.height), counting: window)

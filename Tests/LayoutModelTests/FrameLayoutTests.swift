@@ -191,6 +191,28 @@ import Testing
     expectFrame(prober, rect(share + Double(dots), 0, share, 5))
   }
 
+  /// A child whose `sizeThatFits` removes a sibling while the row measures them (its first
+  /// measure, the row placed by hand): the row places nothing on that measure, and lays out
+  /// the child it has left when the removal's flag brings it back in the same pass. The
+  /// removed label, out of the window, gets no frame from it.
+  @Test func aRowWhoseChildRemovesASiblingLaysOutTheChildLeft() throws {
+    let window = try window(.frames)
+    let host = View(name: "host")
+    try window.addSubview(host)
+    let row = try StackView(axis: .horizontal, name: "row")
+    try host.addSubview(row)
+    try row.setFrame(rect(0, 0, 300, 40))
+    let label = Label(text: "abcde abcde", name: "label")
+    let remover = SiblingRemovingView(name: "remover")
+    for view in [label, remover] as [View] { try row.addSubview(view) }
+    try window.runUpdateCycle()
+    #expect(remover.removed === label)
+    #expect(label.superview == nil)
+    #expect(row.subviews.count == 1)
+    expectFrame(label, rect(0, 0, 0, 0))
+    expectFrame(remover, rect(0, 0, 300, 5))
+  }
+
   @Test(arguments: Window.LayoutMode.allCases)
   func overlayStackStacksOnTopOfEachOther(_ mode: Window.LayoutMode) throws {
     let window = try window(mode)
@@ -341,6 +363,20 @@ private final class SiblingMeasuringView: View {
     if let first = superview?.subviews.first, first !== self {
       _ = first.fittingSize(for: Size(width: 1, height: .infinity))
       measuredSibling = true
+    }
+    return Size(width: size.width, height: 5)
+  }
+}
+
+/// A view 5 points high whose `sizeThatFits` removes its first sibling from their
+/// superview, once.
+private final class SiblingRemovingView: View {
+  private(set) var removed: View?
+
+  override func sizeThatFits(_ size: Size) -> Size {
+    if removed == nil, let first = superview?.subviews.first, first !== self {
+      removed = first
+      first.removeFromSuperview()
     }
     return Size(width: size.width, height: 5)
   }
