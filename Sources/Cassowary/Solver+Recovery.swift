@@ -121,51 +121,63 @@ extension Solver {
 
   /// Runs an operation that may refuse a required constraint. A refusal is verified on
   /// fresh tableaux before it is reported (see the top of this file).
+  ///
+  /// Inlined, so that the operation runs as straight-line code in the caller: passed as a
+  /// closure, its context retained and released the solver and the constraint on every
+  /// call. Only a refusal takes the closure, to `verifyRefusal(_:retrying:)`.
+  @inline(__always)
   func verifyingRefusal(_ operation: () throws(SolverError) -> Void) throws(SolverError) {
     do throws(SolverError) {
       try operation()
-      return
     } catch {
-      guard case .unsatisfiableConstraint = error else { throw error }
-      let saved = state
-      var attempts = 0
-      // Restores the solver as it was, keeping the count of rebuilds made to verify.
-      func restore() {
-        state = saved
-        tableau.counters.rebuilds &+= attempts
-      }
-      // A fresh tableau of the same representation first: it is fast, and round-off starts
-      // from zero. If it refuses too, tableaux with other pivot histories have the last
-      // word: a system that is truly infeasible is refused whatever the pivot history, while
-      // round-off that blocks phase one depends on it (seed 105445 of 2-200 boxes: refused
-      // by a canonical tableau built in record order, accepted in the reverse order).
-      let modes: [Rebuild] =
-        tableau.lazy
-        ? [.fresh, .canonical, .canonicalReversed] : [.fresh, .canonicalReversed, .lazy]
-      for mode in modes {
-        attempts += 1
-        do throws(SolverError) {
-          try rebuild(mode)
-        } catch {
-          restore()
-          continue
-        }
-        do throws(SolverError) {
-          try operation()
-          return
-        } catch {
-          guard mode == modes.last else { continue }
-          let conflicts = conflictingConstraints
-          restore()
-          conflictingConstraints = conflicts
-          repairRestoredDamage()
-          throw error
-        }
-      }
-      restore()
-      repairRestoredDamage()
-      throw error
+      try verifyRefusal(error, retrying: operation)
     }
+  }
+
+  /// The refusal `error` of `operation`, verified on fresh tableaux (`verifyingRefusal`).
+  @inline(never)
+  func verifyRefusal(
+    _ error: SolverError, retrying operation: () throws(SolverError) -> Void
+  ) throws(SolverError) {
+    guard case .unsatisfiableConstraint = error else { throw error }
+    let saved = state
+    var attempts = 0
+    // Restores the solver as it was, keeping the count of rebuilds made to verify.
+    func restore() {
+      state = saved
+      tableau.counters.rebuilds &+= attempts
+    }
+    // A fresh tableau of the same representation first: it is fast, and round-off starts
+    // from zero. If it refuses too, tableaux with other pivot histories have the last
+    // word: a system that is truly infeasible is refused whatever the pivot history, while
+    // round-off that blocks phase one depends on it (seed 105445 of 2-200 boxes: refused
+    // by a canonical tableau built in record order, accepted in the reverse order).
+    let modes: [Rebuild] =
+      tableau.lazy
+      ? [.fresh, .canonical, .canonicalReversed] : [.fresh, .canonicalReversed, .lazy]
+    for mode in modes {
+      attempts += 1
+      do throws(SolverError) {
+        try rebuild(mode)
+      } catch {
+        restore()
+        continue
+      }
+      do throws(SolverError) {
+        try operation()
+        return
+      } catch {
+        guard mode == modes.last else { continue }
+        let conflicts = conflictingConstraints
+        restore()
+        conflictingConstraints = conflicts
+        repairRestoredDamage()
+        throw error
+      }
+    }
+    restore()
+    repairRestoredDamage()
+    throw error
   }
 
   /// After a refusal restored the solver: the state it went back to can itself be damaged

@@ -119,20 +119,25 @@ extension Solver {
     count >= prefetchThreshold.values && tableauSize >= prefetchThreshold.symbols
   }
 
-  /// Whether the required constraints of the variables of `symbols` and `more` (values
-  /// changed since the last read-out or the last check) hold, each checked once: those
-  /// whose rows are their own equations only `includingOwned` (`Tableau+OwnRows.swift`).
-  /// A value that is not finite fails.
-  func changedValuesHold(
-    _ symbols: ArraySlice<Symbol>, _ more: [Symbol], includingOwned: Bool
-  ) -> Bool {
+  /// Whether the required constraints of the variables whose values changed since the last
+  /// read-out or the last check hold (`Tableau.changedExternals` from `checkedPrefix`, and
+  /// `rechangedExternals`), each checked once: those whose rows are their own equations
+  /// only `includingOwned` (`Tableau+OwnRows.swift`). A value that is not finite fails.
+  ///
+  /// The lists are read in place: passed in, each was retained and released (two calls into
+  /// the runtime per operation).
+  func changedValuesHold(includingOwned: Bool) -> Bool {
     audit.epoch &+= 1
     if audit.epoch == 0 {
       for i in audit.entries.indices { audit.entries[i].mark = 0 }
       audit.epoch = 1
     }
     let epoch = audit.epoch
-    let prefetching = (prefetches(symbols.count), prefetches(more.count))
+    let checkedPrefix = tableau.checkedPrefix
+    let prefetching = (
+      prefetches(tableau.changedExternals.count &- checkedPrefix),
+      prefetches(tableau.rechangedExternals.count)
+    )
     // Every array the loop reads is opened once: through the solver (a class) each read of
     // `audit.slots[i]` reloaded the array and checked its bounds, per term. The audit's are
     // opened by one of its own methods (one access to `audit`), all in write scopes, which
@@ -234,8 +239,15 @@ extension Solver {
             }
             return true
           }
-          return symbols.withUnsafeBufferPointer { hold($0, prefetching: prefetching.0) }
-            && more.withUnsafeBufferPointer { hold($0, prefetching: prefetching.1) }
+          // An empty list is not opened: its storage is the shared empty array, which a
+          // write scope would copy.
+          return
+            (tableau.changedExternals.count == checkedPrefix
+            || tableau.changedExternals.withReadBuffer {
+              hold(UnsafeBufferPointer(rebasing: $0[checkedPrefix...]), prefetching: prefetching.0)
+            })
+            && (tableau.rechangedExternals.isEmpty
+              || tableau.rechangedExternals.withReadBuffer { hold($0, prefetching: prefetching.1) })
         }
       }
     }

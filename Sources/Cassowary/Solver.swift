@@ -225,14 +225,9 @@ public final class Solver {
         // operation left a check pending).
         tableau.settleShifts()
         takeDisowned()
-        // The lists are passed straight in, not bound to locals: a local would still hold
-        // the buffer when `markChecked` empties it, which would then copy it.
         let hold =
           tableau.shiftDrift > tableau.shiftBudget
-          ? checkDrift()
-          : changedValuesHold(
-            tableau.changedExternals[tableau.checkedPrefix...], tableau.rechangedExternals,
-            includingOwned: tableau.shiftedThroughCache)
+          ? checkDrift() : changedValuesHold(includingOwned: tableau.shiftedThroughCache)
         if !hold { tableau.damaged = true }
         tableau.shiftedThroughCache = false
         tableau.markChecked()
@@ -267,6 +262,12 @@ public final class Solver {
   /// when the refused constraint contradicts itself (`0 == 1`) or after any other outcome.
   @exclusivity(unchecked) public internal(set) var conflictingConstraints: [Constraint] = []
 
+  /// Empties `conflictingConstraints` as an operation starts. An empty list is left as it
+  /// is: assigning `[]` released the old array, a call into the runtime per operation.
+  @inline(__always) func clearConflicts() {
+    if !conflictingConstraints.isEmpty { conflictingConstraints = [] }
+  }
+
   /// Work done since the solver was created.
   public var counters: SolverCounters { tableau.counters }
 
@@ -279,16 +280,33 @@ public final class Solver {
   ///   ``SolverError/unsatisfiableConstraint(_:)``.
   public func addConstraint(_ constraint: Constraint) throws(SolverError) {
     tableau.settleShifts()
-    conflictingConstraints = []
+    clearConflicts()
     guard constraintIndex[ObjectIdentifier(constraint)] == nil else {
       throw .duplicateConstraint(constraint)
     }
-    try verifyingRefusal { () throws(SolverError) in
-      try insert(
-        constraint, constant: constraint.expression.constant, strength: constraint.strength,
-        shortfall: constraint.shortfallStrength)
+    // `verifyingRefusal` spelled out: its closure's context retained the solver and the
+    // constraint even when the insertion succeeds.
+    do throws(SolverError) {
+      try insertWhole(constraint)
+    } catch {
+      try verifyRefusal(error, retrying: { () throws(SolverError) in try insertWhole(constraint) })
     }
     finishOperation()
+  }
+
+  /// Changes the constant of a constraint in the solver. (Its record is looked up at each
+  /// attempt: a rebuild renumbers the records.)
+  @inline(__always) private func changeConstant(
+    of constraint: Constraint, to constant: Double
+  ) throws(SolverError) {
+    try changeConstant(record: Int(constraintIndex[ObjectIdentifier(constraint)]!), to: constant)
+  }
+
+  /// Inserts a constraint that is not in the solver, with its own constant and strengths.
+  @inline(__always) private func insertWhole(_ constraint: Constraint) throws(SolverError) {
+    try insert(
+      constraint, constant: constraint.expression.constant, strength: constraint.strength,
+      shortfall: constraint.shortfallStrength)
   }
 
   /// Removes a constraint.
@@ -334,14 +352,18 @@ public final class Solver {
   ///   hold (the old constant is then restored).
   public func setConstant(_ constant: Double, of constraint: Constraint) throws(SolverError) {
     tableau.settleShifts()
-    conflictingConstraints = []
+    clearConflicts()
     guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
       throw .unknownConstraint(constraint)
     }
     try checkValue(constant)
-    try verifyingRefusal { () throws(SolverError) in
-      // Looked up again: a rebuild renumbers the records.
-      try changeConstant(record: Int(constraintIndex[ObjectIdentifier(constraint)]!), to: constant)
+    // `verifyingRefusal` spelled out (see `addConstraint`).
+    do throws(SolverError) {
+      try changeConstant(of: constraint, to: constant)
+    } catch {
+      try verifyRefusal(
+        error,
+        retrying: { () throws(SolverError) in try changeConstant(of: constraint, to: constant) })
     }
     finishOperation()
   }
@@ -358,7 +380,7 @@ public final class Solver {
   ///   first required constraint of the batch (only those can conflict).
   public func setConstants(_ changes: [(Constraint, Double)]) throws(SolverError) {
     tableau.settleShifts()
-    conflictingConstraints = []
+    clearConflicts()
     // Each constraint is looked up once; the records go to `changeConstants` in a reused
     // buffer.
     var batch: [(record: Int, constant: Double)] = []
@@ -395,7 +417,7 @@ public final class Solver {
   ///   strength is then kept).
   public func setStrength(_ strength: Strength, of constraint: Constraint) throws(SolverError) {
     tableau.settleShifts()
-    conflictingConstraints = []
+    clearConflicts()
     guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
       throw .unknownConstraint(constraint)
     }
@@ -418,7 +440,7 @@ public final class Solver {
     excess: Strength, shortfall: Strength, of constraint: Constraint
   ) throws(SolverError) {
     tableau.settleShifts()
-    conflictingConstraints = []
+    clearConflicts()
     guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
       throw .unknownConstraint(constraint)
     }
