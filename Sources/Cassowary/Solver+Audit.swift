@@ -139,27 +139,80 @@ struct Audit {
     owned: Bool = false
   ) {
     let r = Int(record)
+    // One by one: records are numbered in order, so the loop runs once at most, and
+    // `append(contentsOf:)` cost a call of 180 instructions per constraint.
     while entries.count <= r { entries.append(Entry()) }
     let terms = constraint.expression.terms
-    let fresh = Int(entries[r].capacity) < terms.count
-    if fresh {
+    let count = terms.count
+    if Int(entries[r].capacity) < count {
       entries[r].start = Int32(slots.count)
-      entries[r].capacity = UInt16(clamping: terms.count)
+      entries[r].capacity = UInt16(clamping: count)
+      for _ in 0..<count {
+        slots.append(Slot(coefficient: 0, symbol: 0, record: record, next: -1, previous: -1))
+      }
     }
-    var at = Int(entries[r].start)
-    for term in terms {
-      let v = Int(term.variable.index)
-      let slot = Slot(
-        coefficient: term.coefficient, symbol: Int32(variableSymbols[v].index), record: record,
-        next: -1, previous: -1)
-      if fresh { slots.append(slot) } else { slots[at] = slot }
-      link(at, variable: v, owned: owned)
-      at += 1
+    // The words of the listed bits that the terms' symbols need exist before the buffers
+    // are opened.
+    if !owned {
+      var highest = -1
+      for term in terms {
+        highest = Swift.max(highest, variableSymbols[Int(term.variable.index)].index)
+      }
+      if highest >= 0 && listed.count <= highest &>> 6 { growListed(toHold: highest &>> 6) }
     }
-    entries[r].count = Int32(terms.count)
+    entries[r].count = Int32(count)
     entries[r].relation = constraint.relation
     entries[r].constant = constant
     entries[r].owned = owned
+    // The terms are written and linked over raw buffers: through the arrays, each term
+    // made six checked accesses, a uniqueness check and a bounds check each (a cold
+    // Auto Layout build adds about 50 required constraints a feed cell).
+    let start = Int(entries[r].start)
+    terms.withUnsafeBufferPointer { terms in
+      variableSymbols.withUnsafeBufferPointer { symbolOf in
+        slots.withUnsafeMutableBufferPointer { slots in
+          if owned {
+            firstOwnedSlot.withUnsafeMutableBufferPointer { heads in
+              for k in 0..<count {
+                _ = Audit.link(
+                  terms[k], at: start &+ k, record: record, symbolOf: symbolOf, slots: slots,
+                  heads: heads)
+              }
+            }
+          } else {
+            firstSlot.withUnsafeMutableBufferPointer { heads in
+              listed.withUnsafeMutableBufferPointer { listed in
+                for k in 0..<count {
+                  let symbol = Audit.link(
+                    terms[k], at: start &+ k, record: record, symbolOf: symbolOf, slots: slots,
+                    heads: heads)
+                  if symbol >= 0 { listed[symbol &>> 6] |= 1 &<< UInt64(symbol & 63) }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Writes `term` to the slot `at` and makes it the head of its variable's list in
+  /// `heads` (`link(_:variable:owned:)` over raw buffers). Returns the term's symbol index
+  /// when its list was empty (its listed bit is then set), else -1.
+  @inline(__always)
+  private static func link(
+    _ term: Term, at: Int, record: Int32, symbolOf: UnsafeBufferPointer<Symbol>,
+    slots: UnsafeMutableBufferPointer<Slot>, heads: UnsafeMutableBufferPointer<Int32>
+  ) -> Int {
+    let v = Int(term.variable.index)
+    let symbol = symbolOf[v].index
+    let head = heads[v]
+    slots[at] = Slot(
+      coefficient: term.coefficient, symbol: Int32(symbol), record: record, next: head,
+      previous: -1)
+    if head >= 0 { slots[Int(head)].previous = Int32(at) }
+    heads[v] = Int32(at)
+    return head < 0 ? symbol : -1
   }
 
   /// Moves the constraint of `record`, whose row was its own equation and is no longer,
