@@ -28,8 +28,12 @@ public final class Constraint: Hashable, Sendable, CustomStringConvertible {
   public let shortfallStrength: Strength
 
   /// `expression relation 0` at `strength`. Repeated variables are combined.
-  public init(_ expression: Expression, _ relation: Relation, strength: Strength = .required) {
-    self.expression = expression.reduced()
+  public init(
+    _ expression: consuming Expression, _ relation: Relation, strength: Strength = .required
+  ) {
+    // Taken as it is when reduced already (most are): `reduced()` returned a copy, a retain
+    // and a release of the terms per constraint made.
+    self.expression = expression.isReduced ? expression : expression.reduced()
     self.relation = relation
     self.strength = strength
     self.shortfallStrength = strength
@@ -40,8 +44,10 @@ public final class Constraint: Hashable, Sendable, CustomStringConvertible {
   /// `expression >= 0` at `shortfall` (a view's content hugging and compression resistance),
   /// in one row. Neither may be required (a solver refuses it with
   /// ``SolverError/requiredSplitStrength(_:)``): a required side is an inequality of its own.
-  public init(_ expression: Expression, equalWithExcess excess: Strength, shortfall: Strength) {
-    self.expression = expression.reduced()
+  public init(
+    _ expression: consuming Expression, equalWithExcess excess: Strength, shortfall: Strength
+  ) {
+    self.expression = expression.isReduced ? expression : expression.reduced()
     self.relation = .equal
     self.strength = excess
     self.shortfallStrength = shortfall

@@ -48,9 +48,12 @@ struct Objective {
   /// pushing them one by one does.
   mutating func add(_ row: Row, times k: Double) {
     constant += k * row.constant
-    if row.symbols.isEmpty { return }
+    if row.count == 0 { return }
     var highest = 0
-    for s in row.symbols where s.index > highest { highest = s.index }
+    // The row is the caller's and the objective's arrays are apart from it: its cells are
+    // read without a retain.
+    let r = row.unretainedHandle
+    for s in r.symbols where s.index > highest { highest = s.index }
     if highest >= coefficients.count {
       let grow = Swift.max(highest + 1, coefficients.count * 2)
       coefficients.append(contentsOf: repeatElement(0, count: grow - coefficients.count))
@@ -62,18 +65,16 @@ struct Objective {
     var nonZero = count
     coefficients.withUnsafeMutableBufferPointer { coefficients in
       symbolAt.withUnsafeMutableBufferPointer { symbolAt in
-        row.withUnsafeHandle { r in
-          for j in 0..<r.count {
-            let symbol = r.symbols[j]
-            let i = symbol.index
-            let old = coefficients[i]
-            var new = old + k * r.coefficients[j]
-            if nearZero(new) { new = 0 }
-            coefficients[i] = new
-            symbolAt[i] = symbol
-            if old == 0 && new != 0 { nonZero &+= 1 } else if old != 0 && new == 0 { nonZero &-= 1 }
-            if new < 0 && old >= 0 && !symbol.isDummy { heap.append(symbol) }
-          }
+        for j in 0..<r.count {
+          let symbol = r.symbols[j]
+          let i = symbol.index
+          let old = coefficients[i]
+          var new = old + k * r.coefficients[j]
+          if nearZero(new) { new = 0 }
+          coefficients[i] = new
+          symbolAt[i] = symbol
+          if old == 0 && new != 0 { nonZero &+= 1 } else if old != 0 && new == 0 { nonZero &-= 1 }
+          if new < 0 && old >= 0 && !symbol.isDummy { heap.append(symbol) }
         }
       }
     }

@@ -108,6 +108,45 @@ extension Row {
   }
 }
 
+extension Row {
+  /// The cells as a handle, taken without retaining the storage (`withUnsafeHandle(_:)`
+  /// retains it for its closure): valid only while this row is neither changed nor
+  /// released, so only for a row that the caller holds and leaves alone while it reads.
+  @inline(__always) var unretainedHandle: UnsafeHandle {
+    guard count > 0 else {
+      return UnsafeHandle(
+        symbols: .init(start: nil, count: 0), coefficients: .init(start: nil, count: 0))
+    }
+    return Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+      storage in
+      UnsafeHandle(
+        symbols: UnsafeBufferPointer(start: storage.symbols, count: count),
+        coefficients: UnsafeBufferPointer(start: storage.coefficients, count: count))
+    }
+  }
+}
+
+extension UnsafeBufferPointer where Element == Row {
+  /// The cells of the row at `i` as a handle, taken without retaining the row's storage:
+  /// valid only while the rows in this buffer are not changed. (`withUnsafeHandle` on a row
+  /// read out of the buffer copied it, a retain and a release of its storage: per row an
+  /// expansion spreads.)
+  @inline(__always) func unretainedHandle(at i: Int) -> Row.UnsafeHandle {
+    let row = baseAddress.unsafelyUnwrapped + i
+    let count = row.pointee.count
+    guard count > 0, let storage = row.pointee.storage else {
+      return Row.UnsafeHandle(
+        symbols: .init(start: nil, count: 0), coefficients: .init(start: nil, count: 0))
+    }
+    let link = Unmanaged.passUnretained(storage)
+    return link._withUnsafeGuaranteedRef { storage in
+      Row.UnsafeHandle(
+        symbols: UnsafeBufferPointer<Symbol>(start: storage.symbols, count: count),
+        coefficients: UnsafeBufferPointer<Double>(start: storage.coefficients, count: count))
+    }
+  }
+}
+
 // MARK: - Loops over cells
 
 extension Row {
@@ -213,25 +252,32 @@ extension Row {
     scratch.clearLists()
     constant += k * other.constant
     if other.isConstant && !dropped.isValid { return }
-    let buffer = scratch.buffer
-    buffer.reserve(count &+ other.count)
-    let n = withUnsafeHandle { a in
-      other.withUnsafeHandle { b in scratch.merge(a, b, times: k, dropping: dropped) }
+    // Nothing here retains: both rows' cells are read unretained (the merge writes only to
+    // the scratch buffer, and this row changes after it, in `replaceCells`), and the buffer
+    // is lent by the scratch, which holds it. (Three retains and releases a merge, and a
+    // substitution merges into every row that names its symbol.)
+    let n = Unmanaged.passUnretained(scratch.buffer)._withUnsafeGuaranteedRef { buffer in
+      buffer.reserve(count &+ other.count)
+      return scratch.merge(
+        unretainedHandle, other.unretainedHandle, into: buffer, times: k, dropping: dropped)
     }
     // Back into the row's own storage (kept when it is unique and large enough; else at
     // least twice the room, as an array grows).
-    replaceCells(symbols: buffer.symbols, coefficients: buffer.coefficients, count: n)
+    Unmanaged.passUnretained(scratch.buffer)._withUnsafeGuaranteedRef { buffer in
+      replaceCells(symbols: buffer.symbols, coefficients: buffer.coefficients, count: n)
+    }
   }
 }
 
 extension MergeScratch {
-  /// Writes the cells of `a + k · b`, without `dropped`, to the start of `buffer` (which
-  /// must have room for both rows' cells) and returns how many there are. Symbols of `b`
+  /// Writes the cells of `a + k · b`, without `dropped`, to the start of `buffer` (this
+  /// scratch's, which must have room for both rows' cells) and returns how many there are. Symbols of `b`
   /// that `a` lacks become the `added` list when kept, symbols of `a` whose sum is zero the
   /// `removed` list.
   @inline(__always)
   mutating func merge(
-    _ a: Row.UnsafeHandle, _ b: Row.UnsafeHandle, times k: Double, dropping dropped: Symbol
+    _ a: Row.UnsafeHandle, _ b: Row.UnsafeHandle, into buffer: MergeBuffer, times k: Double,
+    dropping dropped: Symbol
   ) -> Int {
     let outS = buffer.symbols
     let outC = buffer.coefficients

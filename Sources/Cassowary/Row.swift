@@ -141,23 +141,28 @@ struct Row {
   /// Appends a cell after the last (tests and row building; the caller keeps the order).
   mutating func appendCell(_ symbol: Symbol, _ coefficient: Double) {
     makeUnique(minimumCapacity: count &+ 1)
-    let storage = storage.unsafelyUnwrapped
-    storage.symbols[count] = symbol
-    storage.coefficients[count] = coefficient
+    // The storage is this row's own: used unretained, as in `replaceCells`.
+    let at = count
+    Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+      storage.symbols[at] = symbol
+      storage.coefficients[at] = coefficient
+    }
     count &+= 1
   }
 
   /// Inserts a cell at position `i`, moving the later ones up.
   private mutating func insertCell(_ symbol: Symbol, _ coefficient: Double, at i: Int) {
     makeUnique(minimumCapacity: count &+ 1)
-    let storage = storage.unsafelyUnwrapped
+    // The storage is this row's own: used unretained, as in `replaceCells`.
     let moved = count &- i
-    if moved > 0 {
-      (storage.symbols + i + 1).update(from: storage.symbols + i, count: moved)
-      (storage.coefficients + i + 1).update(from: storage.coefficients + i, count: moved)
+    Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+      if moved > 0 {
+        (storage.symbols + i + 1).update(from: storage.symbols + i, count: moved)
+        (storage.coefficients + i + 1).update(from: storage.coefficients + i, count: moved)
+      }
+      storage.symbols[i] = symbol
+      storage.coefficients[i] = coefficient
     }
-    storage.symbols[i] = symbol
-    storage.coefficients[i] = coefficient
     count &+= 1
   }
 
@@ -165,13 +170,16 @@ struct Row {
   @discardableResult
   private mutating func removeCell(at i: Int) -> Double {
     makeUnique(minimumCapacity: count)
-    let storage = storage.unsafelyUnwrapped
-    let coefficient = storage.coefficients[i]
     let moved = count &- i &- 1
-    if moved > 0 {
-      (storage.symbols + i).update(from: storage.symbols + i + 1, count: moved)
-      (storage.coefficients + i).update(from: storage.coefficients + i + 1, count: moved)
-    }
+    let coefficient = Unmanaged.passUnretained(storage.unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { storage in
+        let coefficient = storage.coefficients[i]
+        if moved > 0 {
+          (storage.symbols + i).update(from: storage.symbols + i + 1, count: moved)
+          (storage.coefficients + i).update(from: storage.coefficients + i + 1, count: moved)
+        }
+        return coefficient
+      }
     count &-= 1
     return coefficient
   }
@@ -198,9 +206,11 @@ struct Row {
     count = 0
     guard n > 0 else { return }
     makeUnique(minimumCapacity: n)
-    let storage = storage.unsafelyUnwrapped
-    storage.symbols.update(from: symbols, count: n)
-    storage.coefficients.update(from: coefficients, count: n)
+    // The storage is this row's own now, and nothing releases it here: used unretained.
+    Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+      storage.symbols.update(from: symbols, count: n)
+      storage.coefficients.update(from: coefficients, count: n)
+    }
     count = n
   }
 
@@ -212,11 +222,13 @@ struct Row {
   ) -> R {
     guard count > 0 else { return body(.init(start: nil, count: 0), .init(start: nil, count: 0)) }
     makeUnique(minimumCapacity: count)
-    let storage = storage.unsafelyUnwrapped
-    return withExtendedLifetime(storage) {
+    // The storage is this row's own, and `body` cannot reach the row: used unretained.
+    let n = count
+    return Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+      storage in
       body(
-        UnsafeMutableBufferPointer(start: storage.symbols, count: count),
-        UnsafeMutableBufferPointer(start: storage.coefficients, count: count))
+        UnsafeMutableBufferPointer(start: storage.symbols, count: n),
+        UnsafeMutableBufferPointer(start: storage.coefficients, count: n))
     }
   }
 

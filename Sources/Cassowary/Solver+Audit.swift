@@ -135,8 +135,8 @@ struct Audit {
   /// (its row is its own equation) go to the owned lists, which the check walks only
   /// after cached shifts, until `expose(record:symbolVariables:)`.
   mutating func add(
-    record: Int32, _ constraint: Constraint, constant: Double, symbols variableSymbols: [Symbol],
-    owned: Bool = false
+    record: Int32, _ constraint: Constraint, constant: Double,
+    symbols variableSymbols: UnsafeBufferPointer<Symbol>, owned: Bool = false
   ) {
     let r = Int(record)
     // One by one: records are numbered in order, so the loop runs once at most, and
@@ -169,25 +169,23 @@ struct Audit {
     // Auto Layout build adds about 50 required constraints a feed cell).
     let start = Int(entries[r].start)
     terms.withUnsafeBufferPointer { terms in
-      variableSymbols.withUnsafeBufferPointer { symbolOf in
-        slots.withUnsafeMutableBufferPointer { slots in
-          if owned {
-            firstOwnedSlot.withUnsafeMutableBufferPointer { heads in
-              for k in 0..<count {
-                _ = Audit.link(
-                  terms[k], at: start &+ k, record: record, symbolOf: symbolOf, slots: slots,
-                  heads: heads)
-              }
+      slots.withUnsafeMutableBufferPointer { slots in
+        if owned {
+          firstOwnedSlot.withUnsafeMutableBufferPointer { heads in
+            for k in 0..<count {
+              _ = Audit.link(
+                terms[k], at: start &+ k, record: record, symbolOf: variableSymbols, slots: slots,
+                heads: heads)
             }
-          } else {
-            firstSlot.withUnsafeMutableBufferPointer { heads in
-              listed.withUnsafeMutableBufferPointer { listed in
-                for k in 0..<count {
-                  let symbol = Audit.link(
-                    terms[k], at: start &+ k, record: record, symbolOf: symbolOf, slots: slots,
-                    heads: heads)
-                  if symbol >= 0 { listed[symbol &>> 6] |= 1 &<< UInt64(symbol & 63) }
-                }
+          }
+        } else {
+          firstSlot.withUnsafeMutableBufferPointer { heads in
+            listed.withUnsafeMutableBufferPointer { listed in
+              for k in 0..<count {
+                let symbol = Audit.link(
+                  terms[k], at: start &+ k, record: record, symbolOf: variableSymbols, slots: slots,
+                  heads: heads)
+                if symbol >= 0 { listed[symbol &>> 6] |= 1 &<< UInt64(symbol & 63) }
               }
             }
           }

@@ -95,8 +95,8 @@ extension Solver {
     row.reserveCapacity(expression.terms.count + 2)
     for term in expression.terms where term.coefficient != 0 {
       let symbol = variableSymbols[Int(term.variable.index)]
-      if !tableau.lazy, let basicRow = tableau.row(of: symbol) {
-        tableau.add(basicRow, times: term.coefficient, to: &row)
+      if !tableau.lazy && tableau.isBasic(symbol) {
+        tableau.add(rowOf: symbol, times: term.coefficient, to: &row)
       } else {
         row.insert(symbol, term.coefficient)
       }
@@ -222,8 +222,10 @@ extension Solver {
       // Records disowned before this one took the index are exposed first.
       takeDisowned()
       if ownsRow { tableau.own(subject, record: index, marker: marker) }
-      audit.add(
-        record: index, constraint, constant: constant, symbols: variableSymbols, owned: ownsRow)
+      // The symbols lent in place: passed as an array, they were retained and released.
+      variableSymbols.withReadBuffer { symbols in
+        audit.add(record: index, constraint, constant: constant, symbols: symbols, owned: ownsRow)
+      }
     }
     tableau.optimize()
     return index
@@ -242,7 +244,8 @@ extension Solver {
   /// restricted row can go negative), else the constraint's own slack or error symbol when
   /// its coefficient is negative (then the row's non-negative constant keeps it feasible).
   func chooseSubject(_ row: Row, marker: Symbol, other: Symbol) -> Symbol {
-    if let first = row.symbols.first, first.isExternal { return first }
+    let cells = row.unretainedHandle
+    if cells.count > 0 && cells.symbols[0].isExternal { return cells.symbols[0] }
     if marker.isPivotable && row.coefficient(for: marker) < 0 { return marker }
     if other.isValid && other.isPivotable && row.coefficient(for: other) < 0 { return other }
     return .invalid
@@ -259,7 +262,7 @@ extension Solver {
   /// variable is determined; otherwise the row is expanded and kiwi's rule applies.
   func unreferencedSubject(_ row: Row, marker: Symbol, other: Symbol) -> Symbol {
     var freeExternal = false
-    for s in row.symbols where s.isExternal && !tableau.isBasic(s) {
+    for s in row.unretainedHandle.symbols where s.isExternal && !tableau.isBasic(s) {
       if tableau.columnCount(s.index) == 0 && tableau.objective.coefficient(for: s) == 0 {
         return s
       }

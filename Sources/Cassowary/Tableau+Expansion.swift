@@ -206,11 +206,11 @@ extension Tableau {
     scratch.closureCount = closure
     // Room for every cell the spread can touch: the row's and each definition's. (One pass
     // over the closure's rows, which the spread reads next.)
-    var bound = row.symbols.count
+    var bound = row.count
     rows.withReadBuffer { rows in
       basicSlot.withReadBuffer { basicSlot in
         for k in 0..<closure {
-          bound &+= rows[Int(basicSlot[scratch.order.base[k].index])].symbols.count
+          bound &+= rows[Int(basicSlot[scratch.order.base[k].index])].count
         }
       }
     }
@@ -261,18 +261,17 @@ extension Tableau {
               spreadBasics[spreadCount] = b
               spreadWeights[spreadCount] = weight
               spreadCount &+= 1
-              let definition = rows[Int(basicSlot[b.index])]
-              constant += weight * definition.constant
-              definition.withUnsafeHandle { cells in
-                for i in 0..<cells.count {
-                  let t = cells.symbols[i]
-                  if marks[t.index].visit != epoch {
-                    marks[t.index].visit = epoch
-                    touched[n] = t
-                    n &+= 1
-                  }
-                  accumulator[t.index] += weight * cells.coefficients[i]
+              let slot = Int(basicSlot[b.index])
+              constant += weight * rows[slot].constant
+              let cells = rows.unretainedHandle(at: slot)
+              for i in 0..<cells.count {
+                let t = cells.symbols[i]
+                if marks[t.index].visit != epoch {
+                  marks[t.index].visit = epoch
+                  touched[n] = t
+                  n &+= 1
                 }
+                accumulator[t.index] += weight * cells.coefficients[i]
               }
               if n > (runs > 0 ? runEnds[runs &- 1] : 0) {
                 runEnds[runs] = n

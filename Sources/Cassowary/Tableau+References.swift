@@ -192,11 +192,11 @@ extension Tableau.UnsafeHandle {
   /// Appends the basic cells of the row in `slot` to the arena and records their span.
   func cacheReferences(_ slot: Int) -> ReferenceSpan {
     let start = referenceSymbols.pointee.count
-    rows[slot].withUnsafeHandle { row in
-      for i in 0..<row.count where basicSlot[row.symbols[i].index] >= 0 {
-        referenceSymbols.pointee.append(row.symbols[i])
-        referenceCoefficients.pointee.append(row.coefficients[i])
-      }
+    // The row's cells without a retain of its storage: the arena is apart from the rows.
+    let row = rows.unretainedHandle(at: slot)
+    for i in 0..<row.count where basicSlot[row.symbols[i].index] >= 0 {
+      referenceSymbols.pointee.append(row.symbols[i])
+      referenceCoefficients.pointee.append(row.coefficients[i])
     }
     let count = referenceSymbols.pointee.count &- start
     let span = ReferenceSpan(start: Int32(start), count: Int32(count))

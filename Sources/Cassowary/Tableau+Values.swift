@@ -5,7 +5,7 @@
 
 extension Tableau {
   func namesBasicSymbols(_ row: Row) -> Bool {
-    for s in row.symbols where basicSlot[s.index] >= 0 { return true }
+    for s in row.unretainedHandle.symbols where basicSlot[s.index] >= 0 { return true }
     return false
   }
 
@@ -122,9 +122,10 @@ extension Tableau {
   /// symbol's expansion (`symbol`'s canonical column) to `body`, zeros included.
   ///
   /// The sums run over raw buffers, the accumulator taken out of the tableau while they
-  /// do (`body` must not read it): through the arrays, each row read retained and released
-  /// its storage and each write to the accumulator checked its uniqueness, which made the
-  /// ratio tests of a lazy tableau 15% of a build of kiwi's enaml system.
+  /// do (`body` must not read it or change a row): through the arrays, each row read
+  /// retained and released its storage and each write to the accumulator checked its
+  /// uniqueness, which made the ratio tests of a lazy tableau 15% of a build of kiwi's enaml
+  /// system. The rows' cells are read unretained (`unretainedHandle(at:)`).
   @inline(__always)
   mutating func forEachColumnEntry(of symbol: Symbol, _ body: (Symbol, Double) -> Void) {
     let count = dependents(of: symbol)
@@ -142,12 +143,10 @@ extension Tableau {
             k &-= 1
             let b = order[k]
             if b == symbol { continue }
-            let d = rows[Int(basicSlot[b.index])].withUnsafeHandle { cells in
-              var d = 0.0
-              for i in 0..<cells.count {
-                d += cells.coefficients[i] * sums[cells.symbols[i].index]
-              }
-              return d
+            let cells = rows.unretainedHandle(at: Int(basicSlot[b.index]))
+            var d = 0.0
+            for i in 0..<cells.count {
+              d += cells.coefficients[i] * sums[cells.symbols[i].index]
             }
             sums[b.index] = d
             body(b, d)

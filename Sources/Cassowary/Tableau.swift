@@ -628,7 +628,9 @@ struct Tableau {
     noteBasis(basic, basic: true)
     basicSlot[basic.index] = slot
     rowCount &+= 1
-    for symbol in row.symbols { noteAdded(symbol, in: slot) }
+    // Over the cells, unretained (the caller holds the row): `row.symbols` made a view of
+    // the cells that retained the row's storage, a retain and a release per row added.
+    for symbol in row.unretainedHandle.symbols { noteAdded(symbol, in: slot) }
     setLevel(basic, level(of: row))
     staleValues.append(basic)
   }
@@ -640,7 +642,7 @@ struct Tableau {
     disown(slot)
     var row = Row()
     swap(&row, &rows[slot])
-    for symbol in row.symbols { noteRemoved(symbol) }
+    for symbol in row.unretainedHandle.symbols { noteRemoved(symbol) }
     forgetReferences(slot)
     referencesLost(basic)
     rowBasic[slot] = .invalid
@@ -677,7 +679,7 @@ struct Tableau {
   @inline(__always)
   func level(of row: Row) -> Int32 {
     var highest: Int32 = 0
-    for s in row.symbols where basicSlot[s.index] >= 0 {
+    for s in row.unretainedHandle.symbols where basicSlot[s.index] >= 0 {
       highest = Swift.max(highest, symbolMarks[s.index].level)
     }
     return highest &+ 1
@@ -752,6 +754,13 @@ struct Tableau {
   @inline(__always)
   mutating func add(_ other: Row, times k: Double, to target: inout Row) {
     target.add(other, times: k, scratch: &scratch)
+  }
+
+  /// `target += k · (the row of basic)` for a row outside the tableau. (The row is lent in
+  /// place: `row(of:)` copied it out, a retain and a release.)
+  @inline(__always)
+  mutating func add(rowOf basic: Symbol, times k: Double, to target: inout Row) {
+    target.add(rows[Int(basicSlot[basic.index])], times: k, scratch: &scratch)
   }
 
   /// Replaces `symbol` by `row` in the objectives.
