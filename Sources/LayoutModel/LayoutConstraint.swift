@@ -168,16 +168,24 @@ public final class LayoutConstraint: CustomStringConvertible {
     isActive = true
     firstView.attach(self)
     if let secondView, secondView !== firstView { secondView.attach(self) }
-    // The window read once, and both ends checked through the views read above
-    // (`bothEnds(in:)` reads them again, a retain and a release each).
-    let window = firstView.owner
-    if let window, let engine = window.engine, secondView.map({ $0.isOwned(by: window) }) ?? true {
+    // The window and its engine are lent without a retain (`withOwner`): held as strong
+    // references, each was a retain and a release per constraint. Both ends are checked
+    // through the views read above (`bothEnds(in:)` reads them again, a retain and a
+    // release each).
+    let refusal: LayoutError? = firstView.withOwner { window in
+      guard let window, let engine = window.engine,
+        secondView.map({ $0.isOwned(by: window) }) ?? true
+      else { return nil }
       do throws(LayoutError) {
-        try engine.install(self)
+        try engine.install(self, first: firstView, second: secondView)
+        return nil
       } catch {
-        deactivate()
-        throw error
+        return error
       }
+    }
+    if let refusal {
+      deactivate()
+      throw refusal
     }
   }
 
@@ -291,8 +299,13 @@ public final class LayoutConstraint: CustomStringConvertible {
 
   /// The views a change of this constraint may move are placed by their superviews.
   func flagAffectedViews() {
-    LayoutConstraint.flagPlacer(of: firstView)
-    if let secondView { LayoutConstraint.flagPlacer(of: secondView) }
+    LayoutConstraint.flagAffectedViews(first: firstView, second: secondView)
+  }
+
+  /// `flagAffectedViews()` with the constraint's views as its caller read them.
+  @inline(__always) static func flagAffectedViews(first: View, second: View?) {
+    flagPlacer(of: first)
+    if let second { flagPlacer(of: second) }
   }
 
   /// Flags the superview of `view` (or `view`, a root) for layout, lending the superview
@@ -307,9 +320,13 @@ public final class LayoutConstraint: CustomStringConvertible {
 
   /// `first - multiplier * second - constant relation 0`, each anchor written in the
   /// coordinate space of the views' nearest common ancestor.
-  func makeSolverConstraint(in engine: LayoutEngine) -> Constraint {
-    let firstView = firstView
-    let secondView = secondView
+  ///
+  /// `first` and `second` are the constraint's views, as the caller read them: each read
+  /// of an unowned property checks that its object is alive, an atomic retain and a release,
+  /// and installing a constraint read each view three times (activating, writing, flagging).
+  func makeSolverConstraint(
+    in engine: LayoutEngine, first firstView: View, second secondView: View?
+  ) -> Constraint {
     // The space as an unmanaged link, and the walks up to it over unmanaged parent links:
     // the tree keeps every view on the way alive, and a strong reference per step was a
     // retain and a release (up to five walks per constraint a layout installs: the common
@@ -322,6 +339,8 @@ public final class LayoutConstraint: CustomStringConvertible {
     }
     // Both anchors' terms go into one array, sized once (a constraint between siblings has
     // four): building each anchor's expression and combining them took four allocations.
+    // (Written into `Array(unsafeUninitializedCapacity:)` instead, each array was made
+    // through the unspecialised initialiser, a metadata look-up per constraint: 3% dearer.)
     var terms: [Term] = []
     var count = anchorTermCount(firstView, firstAttribute, in: space)
     if let secondView, let secondAttribute {

@@ -178,14 +178,23 @@ final class LayoutEngine {
   // MARK: - Constraints
 
   func install(_ constraint: LayoutConstraint) throws(LayoutError) {
-    let solverConstraint = constraint.makeSolverConstraint(in: self)
+    try install(constraint, first: constraint.firstView, second: constraint.secondView)
+  }
+
+  /// `install(_:)` with the constraint's views as the caller read them
+  /// (`LayoutConstraint.makeSolverConstraint(in:first:second:)`).
+  func install(
+    _ constraint: LayoutConstraint, first: View, second: View?
+  ) throws(LayoutError) {
+    let solverConstraint = constraint.makeSolverConstraint(in: self, first: first, second: second)
     // Writing the constraint can attach a view that joined the window with it (a subtree
     // arriving parent first), and attaching installs that view's constraints: this one
     // among them. A second copy would stay in the solver after the constraint is removed.
     if constraint.isInstalled { return }
     try add(solverConstraint, describing: constraint.description)
-    constraint.installed = solverConstraint
-    constraint.flagAffectedViews()
+    // Moved in: assigned as a copy, it was retained here and released on return.
+    constraint.installed = consume solverConstraint
+    LayoutConstraint.flagAffectedViews(first: first, second: second)
   }
 
   func uninstall(_ constraint: LayoutConstraint) {
