@@ -132,6 +132,7 @@ extension UnsafeBufferPointer where Element == Row {
   /// read out of the buffer copied it, a retain and a release of its storage: per row an
   /// expansion spreads.)
   @inline(__always) func unretainedHandle(at i: Int) -> Row.UnsafeHandle {
+    assert(i >= 0 && i < count, "row slot out of range")
     let row = baseAddress.unsafelyUnwrapped + i
     let count = row.pointee.count
     guard count > 0, let storage = row.pointee.storage else {

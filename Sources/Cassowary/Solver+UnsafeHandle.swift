@@ -133,16 +133,15 @@ extension Solver {
       audit.epoch = 1
     }
     let epoch = audit.epoch
-    let checkedPrefix = tableau.checkedPrefix
     let prefetching = (
-      prefetches(tableau.changedExternals.count &- checkedPrefix),
+      prefetches(tableau.changedExternals.count &- tableau.checkedPrefix),
       prefetches(tableau.rechangedExternals.count)
     )
     // Every array the loop reads is opened once: through the solver (a class) each read of
     // `audit.slots[i]` reloaded the array and checked its bounds, per term. The audit's are
     // opened by one of its own methods (one access to `audit`), all in write scopes, which
     // check uniqueness where read-only scopes retained and released each array per check.
-    return tableau.values.withReadBuffer { values in
+    return tableau.withCheckLists { values, changed, rechanged in
       audit.withCheckBuffers { entries, slots, firstSlot, firstOwnedSlot, listed in
         symbolVariables.withReadBuffer { variableOf in
           /// Whether the constraints in the list that starts at `first` not checked
@@ -239,15 +238,8 @@ extension Solver {
             }
             return true
           }
-          // An empty list is not opened: its storage is the shared empty array, which a
-          // write scope would copy.
-          return
-            (tableau.changedExternals.count == checkedPrefix
-            || tableau.changedExternals.withReadBuffer {
-              hold(UnsafeBufferPointer(rebasing: $0[checkedPrefix...]), prefetching: prefetching.0)
-            })
-            && (tableau.rechangedExternals.isEmpty
-              || tableau.rechangedExternals.withReadBuffer { hold($0, prefetching: prefetching.1) })
+          return hold(changed, prefetching: prefetching.0)
+            && hold(rechanged, prefetching: prefetching.1)
         }
       }
     }

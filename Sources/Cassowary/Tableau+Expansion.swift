@@ -128,64 +128,68 @@ extension Tableau {
   mutating func referenceClosure(of row: Row, slot rowSlot: Int = -1) -> Int {
     nextEpoch()
     let epoch = visitEpoch
-    let scratch = expansion
-    assert(rowSlot < 0 || row.symbols == rows[rowSlot].symbols, "the row is not the slot's")
-    assert(rowSlot < 0 || spanIsExact(rowSlot), "a span differs from its row")
-    let count = rows.withReadBuffer { rows in
-      basicSlot.withReadBuffer { basicSlot in
-        symbolMarks.withUnsafeMutableBufferPointer { marks in
-          referenceSpans.withReadBuffer { spans in
-            referenceSymbols.withReadBuffer { arena in
-              var count = 0
-              /// The next basic cell from position `next` on that is not marked yet, of the row
-              /// in `slot` (of `row` when `slot` is -1), moving `next` past it; `.invalid` when
-              /// none is left.
-              @inline(__always)
-              func nextChild(_ slot: Int, _ next: inout Int) -> Symbol {
-                let span = slot >= 0 ? spans[slot] : .unknown
-                if span.count >= 0 {
-                  let start = Int(span.start)
-                  while next < Int(span.count) {
-                    let t = arena[start &+ next]
-                    next &+= 1
-                    if marks[t.index].visit != epoch { return t }
+    // The scratch lent unretained (a `let` of the tableau): bound to a local, it was
+    // retained and released per call.
+    return Unmanaged.passUnretained(expansion)._withUnsafeGuaranteedRef { scratch in
+      assert(rowSlot < 0 || row.symbols == rows[rowSlot].symbols, "the row is not the slot's")
+      assert(rowSlot < 0 || spanIsExact(rowSlot), "a span differs from its row")
+      let count = rows.withReadBuffer { rows in
+        basicSlot.withReadBuffer { basicSlot in
+          symbolMarks.withUnsafeMutableBufferPointer { marks in
+            referenceSpans.withReadBuffer { spans in
+              referenceSymbols.withReadBuffer { arena in
+                var count = 0
+                /// The next basic cell from position `next` on that is not marked yet, of the row
+                /// in `slot` (of `row` when `slot` is -1), moving `next` past it; `.invalid` when
+                /// none is left.
+                @inline(__always)
+                func nextChild(_ slot: Int, _ next: inout Int) -> Symbol {
+                  let span = slot >= 0 ? spans[slot] : .unknown
+                  if span.count >= 0 {
+                    let start = Int(span.start)
+                    while next < Int(span.count) {
+                      let t = arena[start &+ next]
+                      next &+= 1
+                      if marks[t.index].visit != epoch { return t }
+                    }
+                    return .invalid
                   }
-                  return .invalid
-                }
-                /// The same scan over the row's own cells. (Choosing the row with a
-                /// conditional expression made a copy of it: a retain and a release of its
-                /// buffers per step of the walk.)
-                func scan(_ cells: UnsafeBufferPointer<Symbol>) -> Symbol {
-                  while next < cells.count {
-                    let t = cells[next]
-                    next &+= 1
-                    if basicSlot[t.index] >= 0 && marks[t.index].visit != epoch { return t }
+                  /// The same scan over the row's own cells. (Choosing the row with a
+                  /// conditional expression made a copy of it: a retain and a release of its
+                  /// buffers per step of the walk.)
+                  func scan(_ cells: UnsafeBufferPointer<Symbol>) -> Symbol {
+                    while next < cells.count {
+                      let t = cells[next]
+                      next &+= 1
+                      if basicSlot[t.index] >= 0 && marks[t.index].visit != epoch { return t }
+                    }
+                    return .invalid
                   }
-                  return .invalid
+                  // The cells read unretained (no row changes during the walk).
+                  if slot >= 0 { return scan(rows.unretainedHandle(at: slot).symbols) }
+                  return scan(row.unretainedHandle.symbols)
                 }
-                if slot >= 0 { return rows[slot].symbols.withUnsafeBufferPointer(scan) }
-                return row.symbols.withUnsafeBufferPointer(scan)
+                var rootNext = 0
+                while true {
+                  let root = nextChild(rowSlot, &rootNext)
+                  guard root.isValid else { break }
+                  marks[root.index].visit = epoch
+                  scratch.walkPostorder(
+                    from: root, into: &scratch.order, count: &count,
+                    nextChild: { symbol, next in nextChild(Int(basicSlot[symbol.index]), &next) },
+                    visit: { marks[$0.index].visit = epoch })
+                }
+                return count
               }
-              var rootNext = 0
-              while true {
-                let root = nextChild(rowSlot, &rootNext)
-                guard root.isValid else { break }
-                marks[root.index].visit = epoch
-                scratch.walkPostorder(
-                  from: root, into: &scratch.order, count: &count,
-                  nextChild: { symbol, next in nextChild(Int(basicSlot[symbol.index]), &next) },
-                  visit: { marks[$0.index].visit = epoch })
-              }
-              return count
             }
           }
         }
       }
+      assert(
+        (0..<count).allSatisfy { spanIsExact(Int(basicSlot[scratch.order.base[$0].index])) },
+        "a span differs from its row")
+      return count
     }
-    assert(
-      (0..<count).allSatisfy { spanIsExact(Int(basicSlot[scratch.order.base[$0].index])) },
-      "a span differs from its row")
-    return count
   }
 
   /// The row with every basic symbol replaced, recursively, by its definition: the same
@@ -202,119 +206,122 @@ extension Tableau {
     counters.expansions &+= 1
     nextEpoch()
     let epoch = visitEpoch
-    let scratch = expansion
-    scratch.closureCount = closure
-    // Room for every cell the spread can touch: the row's and each definition's. (One pass
-    // over the closure's rows, which the spread reads next.)
-    var bound = row.count
-    rows.withReadBuffer { rows in
-      basicSlot.withReadBuffer { basicSlot in
-        for k in 0..<closure {
-          bound &+= rows[Int(basicSlot[scratch.order.base[k].index])].count
+    // The scratch lent unretained (a `let` of the tableau): bound to a local, it was
+    // retained and released per call.
+    return Unmanaged.passUnretained(expansion)._withUnsafeGuaranteedRef { scratch in
+      scratch.closureCount = closure
+      // Room for every cell the spread can touch: the row's and each definition's. (One pass
+      // over the closure's rows, which the spread reads next.)
+      var bound = row.count
+      rows.withReadBuffer { rows in
+        basicSlot.withReadBuffer { basicSlot in
+          for k in 0..<closure {
+            bound &+= rows[Int(basicSlot[scratch.order.base[k].index])].count
+          }
         }
       }
-    }
-    scratch.cellsRead = bound
-    scratch.touched.reserve(bound)
-    scratch.other.reserve(bound)
-    scratch.coefficients.reserve(bound)
-    scratch.runEnds.reserve(closure &+ 1)
-    scratch.spreadBasics.reserve(closure)
-    scratch.spreadWeights.reserve(closure)
-    let touched = scratch.touched.base
-    let runEnds = scratch.runEnds.base
-    let order = scratch.order.base
-    let spreadBasics = scratch.spreadBasics.base
-    let spreadWeights = scratch.spreadWeights.base
-    // `touched` becomes a sequence of sorted runs: the row's symbols, then each spread
-    // definition's new ones, in its order; `runEnds` marks where each ends.
-    var n = 0
-    var runs = 0
-    var spreadCount = 0
-    var constant = row.constant
-    rows.withReadBuffer { rows in
-      basicSlot.withReadBuffer { basicSlot in
-        symbolMarks.withUnsafeMutableBufferPointer { marks in
-          accumulator.withUnsafeMutableBufferPointer { accumulator in
-            row.withUnsafeHandle { cells in
-              for i in 0..<cells.count {
-                let s = cells.symbols[i]
-                marks[s.index].visit = epoch
-                touched[n] = s
-                n &+= 1
-                accumulator[s.index] += cells.coefficients[i]
-              }
-            }
-            if n > 0 {
-              runEnds[0] = n
-              runs = 1
-            }
-            // Referrers before the rows they name, so each basic symbol's weight is
-            // complete when its row is spread.
-            var k = closure
-            while k > 0 {
-              k &-= 1
-              let b = order[k]
-              let weight = accumulator[b.index]
-              accumulator[b.index] = 0
-              guard weight != 0 else { continue }
-              spreadBasics[spreadCount] = b
-              spreadWeights[spreadCount] = weight
-              spreadCount &+= 1
-              let slot = Int(basicSlot[b.index])
-              constant += weight * rows[slot].constant
-              let cells = rows.unretainedHandle(at: slot)
-              for i in 0..<cells.count {
-                let t = cells.symbols[i]
-                if marks[t.index].visit != epoch {
-                  marks[t.index].visit = epoch
-                  touched[n] = t
+      scratch.cellsRead = bound
+      scratch.touched.reserve(bound)
+      scratch.other.reserve(bound)
+      scratch.coefficients.reserve(bound)
+      scratch.runEnds.reserve(closure &+ 1)
+      scratch.spreadBasics.reserve(closure)
+      scratch.spreadWeights.reserve(closure)
+      let touched = scratch.touched.base
+      let runEnds = scratch.runEnds.base
+      let order = scratch.order.base
+      let spreadBasics = scratch.spreadBasics.base
+      let spreadWeights = scratch.spreadWeights.base
+      // `touched` becomes a sequence of sorted runs: the row's symbols, then each spread
+      // definition's new ones, in its order; `runEnds` marks where each ends.
+      var n = 0
+      var runs = 0
+      var spreadCount = 0
+      var constant = row.constant
+      rows.withReadBuffer { rows in
+        basicSlot.withReadBuffer { basicSlot in
+          symbolMarks.withUnsafeMutableBufferPointer { marks in
+            accumulator.withUnsafeMutableBufferPointer { accumulator in
+              row.withUnsafeHandle { cells in
+                for i in 0..<cells.count {
+                  let s = cells.symbols[i]
+                  marks[s.index].visit = epoch
+                  touched[n] = s
                   n &+= 1
+                  accumulator[s.index] += cells.coefficients[i]
                 }
-                accumulator[t.index] += weight * cells.coefficients[i]
               }
-              if n > (runs > 0 ? runEnds[runs &- 1] : 0) {
-                runEnds[runs] = n
-                runs &+= 1
+              if n > 0 {
+                runEnds[0] = n
+                runs = 1
+              }
+              // Referrers before the rows they name, so each basic symbol's weight is
+              // complete when its row is spread.
+              var k = closure
+              while k > 0 {
+                k &-= 1
+                let b = order[k]
+                let weight = accumulator[b.index]
+                accumulator[b.index] = 0
+                guard weight != 0 else { continue }
+                spreadBasics[spreadCount] = b
+                spreadWeights[spreadCount] = weight
+                spreadCount &+= 1
+                let slot = Int(basicSlot[b.index])
+                constant += weight * rows[slot].constant
+                let cells = rows.unretainedHandle(at: slot)
+                for i in 0..<cells.count {
+                  let t = cells.symbols[i]
+                  if marks[t.index].visit != epoch {
+                    marks[t.index].visit = epoch
+                    touched[n] = t
+                    n &+= 1
+                  }
+                  accumulator[t.index] += weight * cells.coefficients[i]
+                }
+                if n > (runs > 0 ? runEnds[runs &- 1] : 0) {
+                  runEnds[runs] = n
+                  runs &+= 1
+                }
               }
             }
           }
         }
       }
-    }
-    let sorted = Tableau.mergeRuns(touched, other: scratch.other.base, ends: runEnds, runs: runs)
-    // The parametric cells that are not residues, in order, written back over `touched`.
-    let coefficients = scratch.coefficients.base
-    var kept = 0
-    var small = 0
-    basicSlot.withReadBuffer { basicSlot in
-      accumulator.withUnsafeMutableBufferPointer { accumulator in
-        for i in 0..<n {
-          let t = sorted[i]
-          let c = accumulator[t.index]
-          accumulator[t.index] = 0
-          if basicSlot[t.index] < 0 && !isResidue(c, scale: 0) {
-            if nearZero(c) { small &+= 1 }
-            touched[kept] = t
-            coefficients[kept] = c
-            kept &+= 1
+      let sorted = Tableau.mergeRuns(touched, other: scratch.other.base, ends: runEnds, runs: runs)
+      // The parametric cells that are not residues, in order, written back over `touched`.
+      let coefficients = scratch.coefficients.base
+      var kept = 0
+      var small = 0
+      basicSlot.withReadBuffer { basicSlot in
+        accumulator.withUnsafeMutableBufferPointer { accumulator in
+          for i in 0..<n {
+            let t = sorted[i]
+            let c = accumulator[t.index]
+            accumulator[t.index] = 0
+            if basicSlot[t.index] < 0 && !isResidue(c, scale: 0) {
+              if nearZero(c) { small &+= 1 }
+              touched[kept] = t
+              coefficients[kept] = c
+              kept &+= 1
+            }
           }
         }
       }
+      // The result goes into the smallest spare buffer that holds it (`RowPool`: of rows that
+      // pivots replaced, and of expansions that were not installed), so a pivot that expands
+      // a row allocates nothing once the spares are as large as the rows need.
+      var result = spareRows.take(holding: kept)
+      result.constant = constant
+      result.replaceCells(symbols: touched, coefficients: coefficients, count: kept)
+      if small > 0 {
+        dropResidues(
+          from: &result, expanding: row,
+          spread: UnsafeBufferPointer(start: spreadBasics, count: spreadCount),
+          weights: UnsafeBufferPointer(start: spreadWeights, count: spreadCount))
+      }
+      return result
     }
-    // The result goes into the smallest spare buffer that holds it (`RowPool`: of rows that
-    // pivots replaced, and of expansions that were not installed), so a pivot that expands
-    // a row allocates nothing once the spares are as large as the rows need.
-    var result = spareRows.take(holding: kept)
-    result.constant = constant
-    result.replaceCells(symbols: touched, coefficients: coefficients, count: kept)
-    if small > 0 {
-      dropResidues(
-        from: &result, expanding: row,
-        spread: UnsafeBufferPointer(start: spreadBasics, count: spreadCount),
-        weights: UnsafeBufferPointer(start: spreadWeights, count: spreadCount))
-    }
-    return result
   }
 
   /// Whether a row of the last expansion's closure, or a row the column index cannot rule

@@ -4,6 +4,37 @@
 // chain ten thousand deep) and visit only the rows concerned.
 
 extension Tableau {
+  /// Calls `body` with the values and the lists of the check (`Solver.changedValuesHold`):
+  /// the externals changed since the last check (from `checkedPrefix` on) and those changed
+  /// again. Opened in one method, one access to the tableau; each list in place (passed to
+  /// the check as arrays, both were retained and released per operation), an empty one not
+  /// opened (its storage is the shared empty array, which a write scope would copy).
+  @inline(__always)
+  mutating func withCheckLists<R>(
+    _ body: (
+      UnsafeBufferPointer<Double>, UnsafeBufferPointer<Symbol>, UnsafeBufferPointer<Symbol>
+    ) -> R
+  ) -> R {
+    let prefix = checkedPrefix
+    return values.withReadBuffer { values in
+      Tableau.lend(&changedExternals, from: prefix) { changed in
+        Tableau.lend(&rechangedExternals, from: 0) { rechanged in
+          body(values, changed, rechanged)
+        }
+      }
+    }
+  }
+
+  /// Lends the elements of `list` from `start` on through a write scope (none when there
+  /// are none: see `withCheckLists`).
+  @inline(__always)
+  private static func lend<R>(
+    _ list: inout [Symbol], from start: Int, _ body: (UnsafeBufferPointer<Symbol>) -> R
+  ) -> R {
+    if list.count == start { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+    return list.withReadBuffer { body(UnsafeBufferPointer(rebasing: $0[start...])) }
+  }
+
   func namesBasicSymbols(_ row: Row) -> Bool {
     for s in row.unretainedHandle.symbols where basicSlot[s.index] >= 0 { return true }
     return false

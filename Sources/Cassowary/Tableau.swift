@@ -694,34 +694,37 @@ struct Tableau {
     symbolMarks[symbol.index].level = level
     if level > highestLevel { highestLevel = level }
     if columnCount(symbol.index) == 0 { return }
-    let stack = expansion
-    var highest = highestLevel
-    var listEpoch = markEpoch
-    rows.withReadBuffer { rows in
-      rowBasic.withReadBuffer { rowBasic in
-        symbolMarks.withUnsafeMutableBufferPointer { marks in
-          slotMarks.withUnsafeMutableBufferPointer { slotMarks in
-            columns.withUnsafeMutableBuffers { extents, entries in
-              stack.touched.reserve(1)
-              stack.touched.base[0] = symbol
-              var depth = 1
-              while depth > 0 {
-                depth &-= 1
-                let s = stack.touched.base[depth]
-                let above = marks[s.index].level &+ 1
-                Tableau.compactListIfNeeded(
-                  of: s, epoch: &listEpoch, rows: rows, rowBasic: rowBasic,
-                  slotMarks: slotMarks, extents: extents, entries: entries)
-                let extent = extents[s.index]
-                let start = Int(extent.start)
-                for k in 0..<Int(extent.count) {
-                  let r = rowBasic[Int(entries[start &+ k])]
-                  if marks[r.index].level < above {
-                    marks[r.index].level = above
-                    if above > highest { highest = above }
-                    stack.touched.reserve(depth &+ 1, keeping: depth)
-                    stack.touched.base[depth] = r
-                    depth &+= 1
+    // The scratch lent unretained (a `let` of the tableau): bound to a local, it was
+    // retained and released per call.
+    return Unmanaged.passUnretained(expansion)._withUnsafeGuaranteedRef { stack in
+      var highest = highestLevel
+      var listEpoch = markEpoch
+      rows.withReadBuffer { rows in
+        rowBasic.withReadBuffer { rowBasic in
+          symbolMarks.withUnsafeMutableBufferPointer { marks in
+            slotMarks.withUnsafeMutableBufferPointer { slotMarks in
+              columns.withUnsafeMutableBuffers { extents, entries in
+                stack.touched.reserve(1)
+                stack.touched.base[0] = symbol
+                var depth = 1
+                while depth > 0 {
+                  depth &-= 1
+                  let s = stack.touched.base[depth]
+                  let above = marks[s.index].level &+ 1
+                  Tableau.compactListIfNeeded(
+                    of: s, epoch: &listEpoch, rows: rows, rowBasic: rowBasic,
+                    slotMarks: slotMarks, extents: extents, entries: entries)
+                  let extent = extents[s.index]
+                  let start = Int(extent.start)
+                  for k in 0..<Int(extent.count) {
+                    let r = rowBasic[Int(entries[start &+ k])]
+                    if marks[r.index].level < above {
+                      marks[r.index].level = above
+                      if above > highest { highest = above }
+                      stack.touched.reserve(depth &+ 1, keeping: depth)
+                      stack.touched.base[depth] = r
+                      depth &+= 1
+                    }
                   }
                 }
               }
@@ -729,9 +732,9 @@ struct Tableau {
           }
         }
       }
+      highestLevel = highest
+      markEpoch = listEpoch
     }
-    highestLevel = highest
-    markEpoch = listEpoch
   }
 
   /// `rows[slot] += k · other`, keeping the column index exact.

@@ -172,9 +172,11 @@ public final class LayoutConstraint: CustomStringConvertible {
     firstView.attach(self)
     if let secondView, secondView !== firstView { secondView.attach(self) }
     // The window and its engine are lent without a retain (`withOwner`): held as strong
-    // references, each was a retain and a release per constraint. Both ends are checked
-    // through the views read above (`bothEnds(in:)` reads them again, a retain and a
-    // release each).
+    // references, each was a retain and a release per constraint. That is safe as long as
+    // installing runs no code that can free the window (no overridable or user code: the
+    // engine writes the constraint, adds it to the solver and flags views); a hook added
+    // there must hold the engine first. Both ends are checked through the views read above
+    // (`bothEnds(in:)` reads them again, a retain and a release each).
     let refusal: LayoutError? = firstView.withOwner { window in
       guard let window, let engine = window.engine,
         secondView.map({ $0.isOwned(by: window) }) ?? true

@@ -97,6 +97,45 @@ import Testing
     expectValue(solver, y, 12)
   }
 
+  /// The conflicting constraints are those of the last operation: a refusal names them, the
+  /// next operation that succeeds (an addition, a constant change) empties the list, and a
+  /// refused constant change names its own. (Each operation empties the list only when it
+  /// holds something: this fails if it is never emptied.)
+  @Test(arguments: representations)
+  func theConflictsNamedAreTheLastOperations(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    let xFloor = x >= 10
+    let yFloor = y >= 10
+    try solver.addConstraint(xFloor)
+    try solver.addConstraint(yFloor)
+    try solver.addConstraint((x == 12) | .weak)
+    try solver.addConstraint((y == 12) | .weak)
+    let sum = x + y == 5
+    #expect(throws: SolverError.unsatisfiableConstraint(sum)) { try solver.addConstraint(sum) }
+    #expect(solver.conflictingConstraints.contains { $0 === xFloor })
+    #expect(solver.conflictingConstraints.contains { $0 === yFloor })
+
+    try solver.addConstraint((x + y == 24) | .weak)
+    #expect(solver.conflictingConstraints.isEmpty)
+
+    // x <= 30, then x <= -5 (the constant of `x - 30 <= 0` set to 5): refused, naming the
+    // floor, and the old constant kept.
+    let cap = x <= 30
+    try solver.addConstraint(cap)
+    #expect(throws: SolverError.unsatisfiableConstraint(cap)) {
+      try solver.setConstant(5, of: cap)
+    }
+    #expect(solver.conflictingConstraints.contains { $0 === xFloor })
+    #expect(solver.constant(of: cap) == -30)
+    try solver.setConstant(-20, of: cap)
+    #expect(solver.conflictingConstraints.isEmpty)
+    solver.updateVariables()
+    expectValue(solver, x, 12)
+    expectValue(solver, y, 12)
+  }
+
   /// An equality that already holds, over cells between the pivot threshold (1e-8) and the
   /// smallest a row keeps (1e-10): no cell is fit to pivot on, so the dual simplex hands the
   /// row to phase one, which adds it (its artificial symbol is zero at once). Refusing it

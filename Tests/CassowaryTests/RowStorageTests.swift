@@ -69,6 +69,37 @@ import Testing
     }
   }
 
+  /// A merge reads both rows' cells without retaining their storage (`Row.add`): a row
+  /// merged with a copy of itself (one storage, shared) must read the cells as they were
+  /// and leave the copy as it is.
+  @Test func aRowMergedWithACopyOfItselfReadsTheCellsAsTheyWere() {
+    var scratch = MergeScratch()
+    var row = Row(constant: 3)
+    for i in 0..<40 { row.insert(Symbol(.slack, index: 2 * i + 1), Double(i) + 0.5) }
+    let before = Self.cells(row)
+
+    var doubled = row
+    doubled.add(row, times: 1, scratch: &scratch)
+    #expect(doubled.constant == 6)
+    #expect(Self.same(Self.cells(doubled), before.map { ($0.0, 2 * $0.1) }))
+    #expect(Self.same(Self.cells(row), before))
+
+    var cancelled = row
+    cancelled.add(row, times: -1, scratch: &scratch)
+    #expect(cancelled.constant == 0)
+    #expect(cancelled.isConstant)
+    #expect(Self.same(Self.cells(row), before))
+
+    // The only holder of its storage, merged with a copy made just before: the copy keeps
+    // the old cells.
+    var only = Row(constant: 1)
+    for i in 0..<10 { only.insert(Symbol(.error, index: i), 1) }
+    let copy = only
+    only.add(copy, times: 2, scratch: &scratch)
+    #expect(Self.same(Self.cells(only), Self.cells(copy).map { ($0.0, 3 * $0.1) }))
+    #expect(copy.count == 10 && copy.coefficients.allSatisfy { $0 == 1 })
+  }
+
   @Test func aViewKeepsTheCellsItWasTakenFrom() {
     var row = Row()
     for i in 0..<5 { row.insert(Symbol(.slack, index: i), Double(i + 1)) }
