@@ -79,6 +79,17 @@ import Testing
   /// dual simplex hands it over), and the solver keeps its solution.
   @Test(arguments: representations)
   func anEqualityNoCellCanMeetIsRefused(_ representation: Solver.Representation) throws {
+    let (solver, x, y, _) = try Self.refuseASumBelowTheFloors(representation)
+    solver.updateVariables()
+    expectValue(solver, x, 12)
+    expectValue(solver, y, 12)
+  }
+
+  /// Floors of 10 under x and y, weak preferences for 12, then `x + y == 5`: refused, the
+  /// conflict naming both floors. Returns the solver, x, y and x's floor.
+  static func refuseASumBelowTheFloors(
+    _ representation: Solver.Representation
+  ) throws -> (Solver, Variable, Variable, Constraint) {
     let solver = Solver(representation: representation)
     let x = solver.makeVariable("x")
     let y = solver.makeVariable("y")
@@ -92,9 +103,7 @@ import Testing
     #expect(throws: SolverError.unsatisfiableConstraint(sum)) { try solver.addConstraint(sum) }
     #expect(solver.conflictingConstraints.contains { $0 === xFloor })
     #expect(solver.conflictingConstraints.contains { $0 === yFloor })
-    solver.updateVariables()
-    expectValue(solver, x, 12)
-    expectValue(solver, y, 12)
+    return (solver, x, y, xFloor)
   }
 
   /// The conflicting constraints are those of the last operation: a refusal names them, the
@@ -103,19 +112,7 @@ import Testing
   /// holds something: this fails if it is never emptied.)
   @Test(arguments: representations)
   func theConflictsNamedAreTheLastOperations(_ representation: Solver.Representation) throws {
-    let solver = Solver(representation: representation)
-    let x = solver.makeVariable("x")
-    let y = solver.makeVariable("y")
-    let xFloor = x >= 10
-    let yFloor = y >= 10
-    try solver.addConstraint(xFloor)
-    try solver.addConstraint(yFloor)
-    try solver.addConstraint((x == 12) | .weak)
-    try solver.addConstraint((y == 12) | .weak)
-    let sum = x + y == 5
-    #expect(throws: SolverError.unsatisfiableConstraint(sum)) { try solver.addConstraint(sum) }
-    #expect(solver.conflictingConstraints.contains { $0 === xFloor })
-    #expect(solver.conflictingConstraints.contains { $0 === yFloor })
+    let (solver, x, y, xFloor) = try Self.refuseASumBelowTheFloors(representation)
 
     try solver.addConstraint((x + y == 24) | .weak)
     #expect(solver.conflictingConstraints.isEmpty)
