@@ -171,16 +171,18 @@ public final class LayoutConstraint: CustomStringConvertible {
     isActive = true
     firstView.attach(self)
     if let secondView, secondView !== firstView { secondView.attach(self) }
-    // The window and its engine are lent without a retain (`withOwner`): held as strong
-    // references, each was a retain and a release per constraint. That is safe as long as
-    // installing runs no code that can free the window (no overridable or user code: the
-    // engine writes the constraint, adds it to the solver and flags views); a hook added
-    // there must hold the engine first. Both ends are checked through the views read above
-    // (`bothEnds(in:)` reads them again, a retain and a release each).
-    let refusal: LayoutError? = firstView.withOwner { window in
-      guard let window, let engine = window.engine,
-        secondView.map({ $0.isOwned(by: window) }) ?? true
-      else { return nil }
+    // The window and its engine are reached through their unmanaged links, without a
+    // retain: held as strong references, each was a retain and a release per constraint.
+    // That is safe as long as installing runs no code that can free the window (no
+    // overridable or user code: the engine writes the constraint, adds it to the solver and
+    // flags views); a hook added there must hold the engine first. Both ends are checked
+    // through the views read above (`bothEnds(in:)` reads them again, a retain and a
+    // release each).
+    guard let window = firstView.ownerLink,
+      secondView.map({ $0.ownerLink?.toOpaque() == window.toOpaque() }) ?? true,
+      let engine = window._withUnsafeGuaranteedRef({ $0.engineLink })
+    else { return }
+    let refusal: LayoutError? = engine._withUnsafeGuaranteedRef { engine in
       do throws(LayoutError) {
         try engine.install(self, first: firstView, second: secondView)
         return nil
@@ -359,7 +361,8 @@ public final class LayoutConstraint: CustomStringConvertible {
     }
     // Anchors are sums of variables: their constant part is 0.
     anchorConstant = 0
-    let expression = Expression(terms, constant: anchorConstant - constant)
+    // The terms moved in (copied, they were retained here and released on return).
+    let expression = Expression(consume terms, constant: anchorConstant - constant)
     return Constraint(expression, relation.solverRelation, strength: priority.strength)
   }
 

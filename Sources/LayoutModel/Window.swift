@@ -21,6 +21,9 @@ public final class Window: View {
 
   public let layoutMode: LayoutMode
   let engine: LayoutEngine?
+  /// `engine`, unmanaged: lent without a retain to the constraints being activated (read
+  /// as a strong reference, it was a retain and a release per constraint).
+  let engineLink: Unmanaged<LayoutEngine>?
 
   // The queues are changed for every flagged view, by this module only, and no queue
   // operation calls out while it runs (a pass visits a batch it took out of its queue, so
@@ -68,6 +71,7 @@ public final class Window: View {
   public init(size: Size, layoutMode: LayoutMode, name: String = "window") throws(LayoutError) {
     self.layoutMode = layoutMode
     engine = layoutMode == .autoLayout ? LayoutEngine() : nil
+    engineLink = engine.map { Unmanaged.passUnretained($0) }
     super.init(name: name)
     owner = self
     engine?.window = self
