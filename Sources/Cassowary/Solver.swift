@@ -262,8 +262,10 @@ public final class Solver {
   /// when the refused constraint contradicts itself (`0 == 1`) or after any other outcome.
   @exclusivity(unchecked) public internal(set) var conflictingConstraints: [Constraint] = []
 
-  /// Empties `conflictingConstraints` as an operation starts. An empty list is left as it
-  /// is: assigning `[]` released the old array, a call into the runtime per operation.
+  /// Empties `conflictingConstraints` as an operation starts (every public operation that
+  /// can change the solver, so that the list is the last operation's). An empty list is
+  /// left as it is: assigning `[]` released the old array, a call into the runtime per
+  /// operation.
   @inline(__always) func clearConflicts() {
     if !conflictingConstraints.isEmpty { conflictingConstraints = [] }
   }
@@ -313,6 +315,7 @@ public final class Solver {
   /// - Throws: ``SolverError/unknownConstraint(_:)``.
   public func removeConstraint(_ constraint: Constraint) throws(SolverError) {
     tableau.settleShifts()
+    clearConflicts()
     guard let index = constraintIndex[ObjectIdentifier(constraint)] else {
       throw .unknownConstraint(constraint)
     }
@@ -459,6 +462,7 @@ public final class Solver {
   ///   ``SolverError/requiredEditStrength(_:)``, ``SolverError/unknownVariable(_:)``.
   public func addEditVariable(_ variable: Variable, strength: Strength) throws(SolverError) {
     tableau.settleShifts()
+    clearConflicts()
     guard isKnown(variable) else { throw .unknownVariable(variable) }
     guard editIndex[Int(variable.index)] < 0 else { throw .duplicateEditVariable(variable) }
     guard !strength.isRequired else { throw .requiredEditStrength(variable) }
@@ -472,6 +476,7 @@ public final class Solver {
   /// - Throws: ``SolverError/unknownEditVariable(_:)``.
   public func removeEditVariable(_ variable: Variable) throws(SolverError) {
     tableau.settleShifts()
+    clearConflicts()
     guard isKnown(variable), editIndex[Int(variable.index)] >= 0 else {
       throw .unknownEditVariable(variable)
     }
@@ -487,6 +492,7 @@ public final class Solver {
   /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``,
   ///   ``SolverError/valueOutOfRange(_:)``.
   public func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
+    clearConflicts()
     try checkSuggestion(variable, value)
     applySuggestion(edit: Int(editIndex[Int(variable.index)]), value: value)
     finishSuggestions()
@@ -501,6 +507,7 @@ public final class Solver {
   /// - Throws: ``SolverError/unknownEditVariable(_:)``, ``SolverError/nonFiniteValue(_:)``,
   ///   ``SolverError/valueOutOfRange(_:)``.
   public func suggestValues(_ suggestions: [(Variable, Double)]) throws(SolverError) {
+    clearConflicts()
     for (variable, value) in suggestions { try checkSuggestion(variable, value) }
     for (variable, value) in suggestions {
       applySuggestion(edit: Int(editIndex[Int(variable.index)]), value: value)
@@ -538,6 +545,7 @@ public final class Solver {
 
   /// Removes every constraint and edit variable. Variables stay valid, with value 0.
   public func reset() {
+    clearConflicts()
     empty(lazy: representation == .lazy, counters: tableau.counters)
     for i in variableValues.indices { variableValues[i] = 0 }
   }

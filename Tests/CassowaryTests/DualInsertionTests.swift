@@ -133,6 +133,33 @@ import Testing
     expectValue(solver, y, 12)
   }
 
+  /// The operations that cannot refuse a required constraint empty the list as well: after
+  /// one of them, the conflicts of an earlier refusal are not reported as its own.
+  enum OtherOperation: CaseIterable, Sendable {
+    case removeConstraint, addEditVariable, removeEditVariable, suggestValue, suggestValues
+    case reset
+  }
+
+  @Test(arguments: OtherOperation.allCases)
+  func anyOtherOperationEmptiesTheConflicts(_ operation: OtherOperation) throws {
+    let (solver, x, y, _) = try Self.refuseASumBelowTheFloors(.adaptive)
+    let preference = (x + y == 24) | .weak
+    try solver.addConstraint(preference)
+    try solver.addEditVariable(y, strength: .strong)
+    let low = x + y <= 5
+    #expect(throws: SolverError.unsatisfiableConstraint(low)) { try solver.addConstraint(low) }
+    #expect(!solver.conflictingConstraints.isEmpty)
+    switch operation {
+    case .removeConstraint: try solver.removeConstraint(preference)
+    case .addEditVariable: try solver.addEditVariable(x, strength: .medium)
+    case .removeEditVariable: try solver.removeEditVariable(y)
+    case .suggestValue: try solver.suggestValue(y, 15)
+    case .suggestValues: try solver.suggestValues([(y, 16)])
+    case .reset: solver.reset()
+    }
+    #expect(solver.conflictingConstraints.isEmpty)
+  }
+
   /// An equality that already holds, over cells between the pivot threshold (1e-8) and the
   /// smallest a row keeps (1e-10): no cell is fit to pivot on, so the dual simplex hands the
   /// row to phase one, which adds it (its artificial symbol is zero at once). Refusing it
