@@ -122,9 +122,10 @@ extension Solver {
   /// Runs an operation that may refuse a required constraint. A refusal is verified on
   /// fresh tableaux before it is reported (see the top of this file).
   ///
-  /// Inlined, so that the operation runs as straight-line code in the caller: passed as a
-  /// closure, its context retained and released the solver and the constraint on every
-  /// call. Only a refusal takes the closure, to `verifyRefusal(_:retrying:)`.
+  /// Inlined: the first attempt runs in the caller, and only a refusal goes on to
+  /// `verifyRefusal(_:retrying:)`. The closure's context still retains what it captures (the
+  /// solver and the constraint, on every call), so the frequent operations, `addConstraint`
+  /// and `setConstant`, spell this out without a closure.
   @inline(__always)
   func verifyingRefusal(_ operation: () throws(SolverError) -> Void) throws(SolverError) {
     do throws(SolverError) {
