@@ -89,40 +89,42 @@ extension Row {
     let coefficients: UnsafeBufferPointer<Double>
 
     @inline(__always) var count: Int { symbols.count }
+
+    /// No cells.
+    @inline(__always) static var empty: UnsafeHandle {
+      UnsafeHandle(symbols: .init(start: nil, count: 0), coefficients: .init(start: nil, count: 0))
+    }
+
+    /// The first `count` cells of `storage`, which is not retained: the caller keeps it alive
+    /// for as long as it uses the handle.
+    @inline(__always) init(unretained storage: RowStorage, count: Int) {
+      let cells = Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef {
+        ($0.symbols, $0.coefficients)
+      }
+      symbols = UnsafeBufferPointer(start: cells.0, count: count)
+      coefficients = UnsafeBufferPointer(start: cells.1, count: count)
+    }
+
+    @inline(__always) init(
+      symbols: UnsafeBufferPointer<Symbol>, coefficients: UnsafeBufferPointer<Double>
+    ) {
+      self.symbols = symbols
+      self.coefficients = coefficients
+    }
   }
 
   /// Calls `body` with a read-only handle on the row's cells.
   @inline(__always)
   func withUnsafeHandle<R>(_ body: (UnsafeHandle) -> R) -> R {
-    guard let storage else {
-      return body(
-        UnsafeHandle(
-          symbols: .init(start: nil, count: 0), coefficients: .init(start: nil, count: 0)))
-    }
-    return withExtendedLifetime(storage) {
-      body(
-        UnsafeHandle(
-          symbols: UnsafeBufferPointer(start: storage.symbols, count: count),
-          coefficients: UnsafeBufferPointer(start: storage.coefficients, count: count)))
-    }
+    guard let storage else { return body(.empty) }
+    return withExtendedLifetime(storage) { body(UnsafeHandle(unretained: storage, count: count)) }
   }
-}
 
-extension Row {
   /// The cells as a handle, taken without retaining the storage (`withUnsafeHandle(_:)`
   /// retains it for its closure): valid only while this row is neither changed nor
   /// released, so only for a row that the caller holds and leaves alone while it reads.
   @inline(__always) var unretainedHandle: UnsafeHandle {
-    guard count > 0 else {
-      return UnsafeHandle(
-        symbols: .init(start: nil, count: 0), coefficients: .init(start: nil, count: 0))
-    }
-    return Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-      storage in
-      UnsafeHandle(
-        symbols: UnsafeBufferPointer(start: storage.symbols, count: count),
-        coefficients: UnsafeBufferPointer(start: storage.coefficients, count: count))
-    }
+    count > 0 ? UnsafeHandle(unretained: storage.unsafelyUnwrapped, count: count) : .empty
   }
 }
 
@@ -135,16 +137,8 @@ extension UnsafeBufferPointer where Element == Row {
     assert(i >= 0 && i < count, "row slot out of range")
     let row = baseAddress.unsafelyUnwrapped + i
     let count = row.pointee.count
-    guard count > 0, let storage = row.pointee.storage else {
-      return Row.UnsafeHandle(
-        symbols: .init(start: nil, count: 0), coefficients: .init(start: nil, count: 0))
-    }
-    let link = Unmanaged.passUnretained(storage)
-    return link._withUnsafeGuaranteedRef { storage in
-      Row.UnsafeHandle(
-        symbols: UnsafeBufferPointer<Symbol>(start: storage.symbols, count: count),
-        coefficients: UnsafeBufferPointer<Double>(start: storage.coefficients, count: count))
-    }
+    guard count > 0 else { return .empty }
+    return Row.UnsafeHandle(unretained: row.pointee.storage.unsafelyUnwrapped, count: count)
   }
 }
 
@@ -257,14 +251,12 @@ extension Row {
     // the scratch buffer, and this row changes after it, in `replaceCells`), and the buffer
     // is lent by the scratch, which holds it. (Three retains and releases a merge, and a
     // substitution merges into every row that names its symbol.)
-    let n = Unmanaged.passUnretained(scratch.buffer)._withUnsafeGuaranteedRef { buffer in
-      buffer.reserve(count &+ other.count)
-      return scratch.merge(
-        unretainedHandle, other.unretainedHandle, into: buffer, times: k, dropping: dropped)
-    }
-    // Back into the row's own storage (kept when it is unique and large enough; else at
-    // least twice the room, as an array grows).
     Unmanaged.passUnretained(scratch.buffer)._withUnsafeGuaranteedRef { buffer in
+      buffer.reserve(count &+ other.count)
+      let n = scratch.merge(
+        unretainedHandle, other.unretainedHandle, into: buffer, times: k, dropping: dropped)
+      // Back into the row's own storage (kept when it is unique and large enough; else at
+      // least twice the room, as an array grows).
       replaceCells(symbols: buffer.symbols, coefficients: buffer.coefficients, count: n)
     }
   }
@@ -272,9 +264,9 @@ extension Row {
 
 extension MergeScratch {
   /// Writes the cells of `a + k · b`, without `dropped`, to the start of `buffer` (this
-  /// scratch's, which must have room for both rows' cells) and returns how many there are. Symbols of `b`
-  /// that `a` lacks become the `added` list when kept, symbols of `a` whose sum is zero the
-  /// `removed` list.
+  /// scratch's, which must have room for both rows' cells) and returns how many there are.
+  /// Symbols of `b` that `a` lacks become the `added` list when kept, symbols of `a` whose
+  /// sum is zero the `removed` list.
   @inline(__always)
   mutating func merge(
     _ a: Row.UnsafeHandle, _ b: Row.UnsafeHandle, into buffer: MergeBuffer, times k: Double,

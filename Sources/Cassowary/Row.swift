@@ -138,12 +138,19 @@ struct Row {
     makeUnique(minimumCapacity: n)
   }
 
+  /// Calls `body` with the storage, which must be this row's own (after `makeUnique`),
+  /// unretained: nothing in the writers that use it releases it. (Bound to a local, it was
+  /// retained and released per call.)
+  @inline(__always) private func withOwnStorage<R>(_ body: (RowStorage) -> R) -> R {
+    Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
+  }
+
   /// Appends a cell after the last (tests and row building; the caller keeps the order).
   mutating func appendCell(_ symbol: Symbol, _ coefficient: Double) {
     makeUnique(minimumCapacity: count &+ 1)
     // The storage is this row's own: used unretained, as in `replaceCells`.
     let at = count
-    Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+    withOwnStorage { storage in
       storage.symbols[at] = symbol
       storage.coefficients[at] = coefficient
     }
@@ -155,7 +162,7 @@ struct Row {
     makeUnique(minimumCapacity: count &+ 1)
     // The storage is this row's own: used unretained, as in `replaceCells`.
     let moved = count &- i
-    Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+    withOwnStorage { storage in
       if moved > 0 {
         (storage.symbols + i + 1).update(from: storage.symbols + i, count: moved)
         (storage.coefficients + i + 1).update(from: storage.coefficients + i, count: moved)
@@ -171,15 +178,14 @@ struct Row {
   private mutating func removeCell(at i: Int) -> Double {
     makeUnique(minimumCapacity: count)
     let moved = count &- i &- 1
-    let coefficient = Unmanaged.passUnretained(storage.unsafelyUnwrapped)
-      ._withUnsafeGuaranteedRef { storage in
-        let coefficient = storage.coefficients[i]
-        if moved > 0 {
-          (storage.symbols + i).update(from: storage.symbols + i + 1, count: moved)
-          (storage.coefficients + i).update(from: storage.coefficients + i + 1, count: moved)
-        }
-        return coefficient
+    let coefficient = withOwnStorage { storage in
+      let coefficient = storage.coefficients[i]
+      if moved > 0 {
+        (storage.symbols + i).update(from: storage.symbols + i + 1, count: moved)
+        (storage.coefficients + i).update(from: storage.coefficients + i + 1, count: moved)
       }
+      return coefficient
+    }
     count &-= 1
     return coefficient
   }
@@ -207,7 +213,7 @@ struct Row {
     guard n > 0 else { return }
     makeUnique(minimumCapacity: n)
     // The storage is this row's own now, and nothing releases it here: used unretained.
-    Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+    withOwnStorage { storage in
       storage.symbols.update(from: symbols, count: n)
       storage.coefficients.update(from: coefficients, count: n)
     }
@@ -224,7 +230,7 @@ struct Row {
     makeUnique(minimumCapacity: count)
     // The storage is this row's own, and `body` cannot reach the row: used unretained.
     let n = count
-    return Unmanaged.passUnretained(storage.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+    return withOwnStorage {
       storage in
       body(
         UnsafeMutableBufferPointer(start: storage.symbols, count: n),
