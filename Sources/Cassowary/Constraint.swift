@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The relation of a constraint's expression to zero.
 public enum Relation: String, Hashable, Sendable {
   case lessOrEqual = "<="
@@ -19,6 +21,10 @@ public enum Relation: String, Hashable, Sendable {
 public final class Constraint: Hashable, Sendable, CustomStringConvertible {
   public let expression: Expression
   public let relation: Relation
+  /// The index of this constraint's record in the solver that claimed it (`place`), written
+  /// and read by that solver only. (Declared here, after the one-byte relation, so that
+  /// the two fields of the place add no size class: 64 bytes with them, 56 without.)
+  let placeRecord = Atomic<UInt32>(0)
   /// The constraint's strength; for an equality made with
   /// ``init(_:equalWithExcess:shortfall:)``, the weight of an excess (`expression > 0`).
   public let strength: Strength
@@ -26,6 +32,9 @@ public final class Constraint: Hashable, Sendable, CustomStringConvertible {
   /// inequality. Equal to ``strength`` unless the constraint was made with
   /// ``init(_:equalWithExcess:shortfall:)``.
   public let shortfallStrength: Strength
+  /// The token of the solver whose record index `placeRecord` holds, 0 while none has
+  /// claimed it (see `ConstraintIndex`).
+  let placeOwner = Atomic<UInt64>(0)
 
   /// `expression relation 0` at `strength`. Repeated variables are combined.
   public init(

@@ -217,7 +217,7 @@ extension Solver {
       index = Int32(records.count)
       records.append(record)
     }
-    constraintIndex[ObjectIdentifier(constraint)] = index
+    constraintIndex.place(constraint, at: index)
     if strength.isRequired {
       // Records disowned before this one took the index are exposed first.
       takeDisowned()
@@ -296,7 +296,7 @@ extension Solver {
   /// Removes the constraint of a record.
   func erase(record index: Int32) {
     let record = records[Int(index)]
-    constraintIndex.removeValue(forKey: ObjectIdentifier(record.constraint!))
+    constraintIndex.remove(record.constraint!, at: index)
     if record.marker.kind == .error {
       tableau.addToObjective(record.marker, weight: -record.strength.value)
     }

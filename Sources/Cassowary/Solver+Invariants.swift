@@ -9,14 +9,16 @@ extension Solver {
         precondition(editIndex[Int(edit.variable.index)] == Int32(i), "edit index out of sync")
         precondition(records[Int(edit.record)].constant == -edit.value, "edit constant mismatch")
       }
-      for (id, index) in constraintIndex {
-        let record = records[Int(index)]
+      var held = 0
+      for (index, record) in records.enumerated() {
+        guard let constraint = record.constraint else { continue }
+        held += 1
+        precondition(recordIndex(of: constraint) == Int32(index), "record mismatch")
         precondition(
-          UInt(bitPattern: ObjectIdentifier(record.constraint!)) == id, "record mismatch")
-        precondition(
-          !record.strength.isRequired || audit.entries[Int(index)].constant == record.constant,
+          !record.strength.isRequired || audit.entries[index].constant == record.constant,
           "audit constant out of sync")
       }
+      precondition(held == constraintIndex.count, "constraint count out of sync")
       if let problem = ownRowProblem() { preconditionFailure(problem) }
       if let problem = listedProblem() { preconditionFailure(problem) }
     }

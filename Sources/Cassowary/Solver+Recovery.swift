@@ -32,7 +32,7 @@ extension Solver {
     var tableau: Tableau
     var records: [ConstraintRecord]
     var freeRecords: [Int32]
-    var constraintIndex: IdentityTable
+    var constraintIndex: ConstraintIndex
     var edits: [EditRecord]
     var editIndex: [Int32]
     var variableSymbols: [Symbol]
@@ -53,6 +53,10 @@ extension Solver {
       records = newValue.records
       freeRecords = newValue.freeRecords
       constraintIndex = newValue.constraintIndex
+      // The places in the constraints are not part of a state: found again. (Read without
+      // a write access: the records are shared with the state restored, and a write access
+      // would copy them.)
+      records.withUnsafeBufferPointer { constraintIndex.relocate($0) }
       edits = newValue.edits
       editIndex = newValue.editIndex
       variableSymbols = newValue.variableSymbols

@@ -41,7 +41,7 @@ public final class Solver {
   @exclusivity(unchecked) var audit = Audit()
 
   // MARK: - Constraints and edits
-  @exclusivity(unchecked) var constraintIndex = IdentityTable()
+  @exclusivity(unchecked) var constraintIndex = ConstraintIndex()
   @exclusivity(unchecked) var records: [ConstraintRecord] = []
   @exclusivity(unchecked) var freeRecords: [Int32] = []
   @exclusivity(unchecked) var edits: [EditRecord] = []
@@ -283,7 +283,7 @@ public final class Solver {
   public func addConstraint(_ constraint: Constraint) throws(SolverError) {
     tableau.settleShifts()
     clearConflicts()
-    guard constraintIndex[ObjectIdentifier(constraint)] == nil else {
+    guard recordIndex(of: constraint) == nil else {
       throw .duplicateConstraint(constraint)
     }
     // `verifyingRefusal` spelled out: its closure's context retained the solver and the
@@ -301,7 +301,7 @@ public final class Solver {
   @inline(__always) private func changeConstant(
     of constraint: Constraint, to constant: Double
   ) throws(SolverError) {
-    try changeConstant(record: Int(constraintIndex[ObjectIdentifier(constraint)]!), to: constant)
+    try changeConstant(record: Int(recordIndex(of: constraint)!), to: constant)
   }
 
   /// Inserts a constraint that is not in the solver, with its own constant and strengths.
@@ -316,7 +316,7 @@ public final class Solver {
   public func removeConstraint(_ constraint: Constraint) throws(SolverError) {
     tableau.settleShifts()
     clearConflicts()
-    guard let index = constraintIndex[ObjectIdentifier(constraint)] else {
+    guard let index = recordIndex(of: constraint) else {
       throw .unknownConstraint(constraint)
     }
     erase(record: index)
@@ -324,26 +324,31 @@ public final class Solver {
   }
 
   public func hasConstraint(_ constraint: Constraint) -> Bool {
-    constraintIndex[ObjectIdentifier(constraint)] != nil
+    recordIndex(of: constraint) != nil
   }
 
   /// Number of constraints added by the user (edit variables not included).
   public var constraintCount: Int { constraintIndex.count - edits.count }
 
+  /// The index of the record holding `constraint`, nil when the solver does not hold it.
+  @inline(__always) func recordIndex(of constraint: Constraint) -> Int32? {
+    records.withReadBuffer { constraintIndex.record(of: constraint, in: $0) }
+  }
+
   /// The current constant of a constraint's expression (`expression relation 0`).
   public func constant(of constraint: Constraint) -> Double? {
-    constraintIndex[ObjectIdentifier(constraint)].map { records[Int($0)].constant }
+    recordIndex(of: constraint).map { records[Int($0)].constant }
   }
 
   /// The current strength of a constraint (of an excess, when its directions weigh
   /// differently).
   public func strength(of constraint: Constraint) -> Strength? {
-    constraintIndex[ObjectIdentifier(constraint)].map { records[Int($0)].strength }
+    recordIndex(of: constraint).map { records[Int($0)].strength }
   }
 
   /// The current weight of a constraint's shortfall (see ``Constraint/shortfallStrength``).
   public func shortfallStrength(of constraint: Constraint) -> Strength? {
-    constraintIndex[ObjectIdentifier(constraint)].map { records[Int($0)].shortfall }
+    recordIndex(of: constraint).map { records[Int($0)].shortfall }
   }
 
   /// Changes the constant of a constraint's expression (`expression relation 0`) in place:
@@ -356,7 +361,7 @@ public final class Solver {
   public func setConstant(_ constant: Double, of constraint: Constraint) throws(SolverError) {
     tableau.settleShifts()
     clearConflicts()
-    guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
+    guard recordIndex(of: constraint) != nil else {
       throw .unknownConstraint(constraint)
     }
     try checkValue(constant)
@@ -394,7 +399,7 @@ public final class Solver {
       swap(&batch, &constantBatch)
     }
     for (constraint, constant) in changes {
-      guard let index = constraintIndex[ObjectIdentifier(constraint)] else {
+      guard let index = recordIndex(of: constraint) else {
         throw .unknownConstraint(constraint)
       }
       try checkValue(constant)
@@ -404,7 +409,7 @@ public final class Solver {
       if tableau.counters.rebuilds != rebuildsBefore {
         // A rebuild renumbered the records.
         for i in batch.indices {
-          batch[i].record = Int(constraintIndex[ObjectIdentifier(changes[i].0)]!)
+          batch[i].record = Int(recordIndex(of: changes[i].0)!)
         }
       }
       try changeConstants(batch)
@@ -421,12 +426,12 @@ public final class Solver {
   public func setStrength(_ strength: Strength, of constraint: Constraint) throws(SolverError) {
     tableau.settleShifts()
     clearConflicts()
-    guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
+    guard recordIndex(of: constraint) != nil else {
       throw .unknownConstraint(constraint)
     }
     try verifyingRefusal { () throws(SolverError) in
       // Looked up again: a rebuild renumbers the records.
-      try changeStrength(record: Int(constraintIndex[ObjectIdentifier(constraint)]!), to: strength)
+      try changeStrength(record: Int(recordIndex(of: constraint)!), to: strength)
     }
     finishOperation()
   }
@@ -444,12 +449,12 @@ public final class Solver {
   ) throws(SolverError) {
     tableau.settleShifts()
     clearConflicts()
-    guard constraintIndex[ObjectIdentifier(constraint)] != nil else {
+    guard recordIndex(of: constraint) != nil else {
       throw .unknownConstraint(constraint)
     }
     try verifyingRefusal { () throws(SolverError) in
       try changeStrength(
-        record: Int(constraintIndex[ObjectIdentifier(constraint)]!), to: excess,
+        record: Int(recordIndex(of: constraint)!), to: excess,
         shortfall: shortfall)
     }
     finishOperation()
@@ -561,7 +566,7 @@ public final class Solver {
       mapSymbol(variableSymbols[i], to: Variable(index: Int32(i)))
       editIndex[i] = -1
     }
-    constraintIndex = [:]
+    constraintIndex.removeAll()
     records = []
     freeRecords = []
     edits = []

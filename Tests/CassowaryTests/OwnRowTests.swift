@@ -36,7 +36,7 @@ import Testing
   }
 
   static func record(_ solver: Solver, _ constraint: Constraint) -> Int {
-    Int(solver.constraintIndex[ObjectIdentifier(constraint)]!)
+    Int(solver.recordIndex(of: constraint)!)
   }
 
   @Test func aConstraintAddedAsItIsIsPassedOverAndOthersAreChecked() throws {

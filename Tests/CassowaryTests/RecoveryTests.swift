@@ -456,7 +456,7 @@ import Testing
     for c in [pin, cap, ceiling] { try solver.addConstraint(c) }
     func copiesAgree() -> Bool {
       [pin, cap, ceiling].allSatisfy { c in
-        let r = Int(solver.constraintIndex[ObjectIdentifier(c)]!)
+        let r = Int(solver.recordIndex(of: c)!)
         return solver.audit.entries[r].constant == solver.records[r].constant
       }
     }
