@@ -41,9 +41,10 @@ public final class Window: View {
   private var spareQueue: [View] = []
   /// An empty batch (with the capacity of the last one drained) for the display queue.
   @exclusivity(unchecked) private var spareDisplayQueue = ViewBatch()
-  /// Kept buffers of ``orderDeepestFirst(_:)``.
+  /// Kept buffers of ``orderChildrenFirst(_:)``.
   private var orderScratch: [View] = []
   private var depthBuckets: [Int] = []
+  private var walkedViews: [Unmanaged<View>] = []
 
   /// How many times one view may be laid out, or have its constraints updated, within one
   /// update cycle before the cycle is reported as a layout cycle. Legitimate layouts need
@@ -230,8 +231,9 @@ public final class Window: View {
     return found
   }
 
-  /// Calls `updateConstraints` on flagged views, deepest first (a container's constraints
-  /// may depend on its children's), until none is flagged.
+  /// Calls `updateConstraints` on flagged views, each after its flagged descendants (a
+  /// container's constraints may depend on its children's; see `orderChildrenFirst`),
+  /// until none is flagged.
   ///
   /// The window itself goes first in each round: it only pins its root views to its own
   /// edges, which in UIKit exist from the moment a root view is added (its autoresizing
@@ -249,7 +251,7 @@ public final class Window: View {
       var batch = takeSpareQueue()
       swap(&batch, &constraintQueue)
       defer { returnSpareQueue(&batch) }
-      if batch.count > 1 { orderDeepestFirst(&batch) }
+      if batch.count > 1 { orderChildrenFirst(&batch) }
       for view in batch where view.needsUpdateConstraints && view.isOwned(by: self) {
         try updateConstraints(of: view)
       }
@@ -279,11 +281,70 @@ public final class Window: View {
     swap(&batch, &spareQueue)
   }
 
-  /// Orders a constraints batch (views of the tree, never the window) for the pass:
-  /// deepest first, equals in queue order (children update their constraints before their
-  /// containers). In place for a small batch, else a counting sort by depth through kept
-  /// buffers: the standard library's stable sort allocates a merge buffer for every batch
-  /// of more than a few views, and a resize queues every label.
+  /// Orders a constraints batch (views of the tree, never the window) for the pass so that
+  /// children update their constraints before their containers.
+  ///
+  /// When the queue lists every flagged view once, after its flagged ancestors, as a tree
+  /// built top-down or a subtree added whole queues them, the batch runs backwards: each
+  /// container's subtree then comes together, just before it. A feed's cells are
+  /// constrained one after another, each one's rows made next to each other in the
+  /// tableau, in memory and in time. Deepest first instead made every cell's labels, then
+  /// every cell's stacks, and so on: the rows a cell's stack named were a whole level of
+  /// the tree old, and walking them (`Tableau.referenceClosure`) missed the caches at every
+  /// row (7% of the time of a 10,000-cell feed's build, `perf record`). Backwards, the cold
+  /// builds of the seven shapes at 300 take 0.4-5.3% fewer instructions.
+  ///
+  /// Otherwise the batch goes deepest first, equals in queue order: in place for a small
+  /// batch, else a counting sort by depth through kept buffers (the standard library's
+  /// stable sort allocates a merge buffer for every batch of more than a few views, and a
+  /// resize queues every label).
+  func orderChildrenFirst(_ batch: inout [View]) {
+    guard batch.count > 1 else { return }
+    if queuesAncestorsFirst(batch) {
+      batch.reverse()
+      return
+    }
+    orderDeepestFirst(&batch)
+  }
+
+  /// Whether every flagged view of the batch comes after each of its flagged ancestors, and
+  /// none is queued twice.
+  ///
+  /// One pass in queue order: each view walks up its ancestors until it meets one already
+  /// walked (whose own ancestors were checked then), failing at a flagged ancestor not met
+  /// yet. Each view is walked once, so the check is linear in the views it passes. The
+  /// walked views are marked (`View.marked`, clear outside such walks) and cleared after.
+  func queuesAncestorsFirst(_ batch: [View]) -> Bool {
+    var walked: [Unmanaged<View>] = []
+    swap(&walked, &walkedViews)
+    defer {
+      for view in walked { view._withUnsafeGuaranteedRef { $0.marked = false } }
+      walked.removeAll(keepingCapacity: true)
+      swap(&walked, &walkedViews)
+    }
+    // Walked without retains: the batch holds its views, and they hold their ancestors.
+    unowned(unsafe) let window: View = self
+    return batch.withUnsafeBufferPointer { batch in
+      for i in batch.indices {
+        unowned(unsafe) let view = batch[i]
+        // Marked already, a flagged view is queued again (a descendant would have failed
+        // on it): backwards, its repeat would come before the views queued in between,
+        // its descendants among them.
+        if view.marked && view.needsUpdateConstraints { return false }
+        unowned(unsafe) var current = view
+        while !current.marked && current !== window {
+          if current !== view && current.needsUpdateConstraints { return false }
+          current.marked = true
+          walked.append(Unmanaged.passUnretained(current))
+          guard let parent = current.parentLink else { break }
+          current = parent.takeUnretainedValue()
+        }
+      }
+      return true
+    }
+  }
+
+  /// Deepest first, equals in queue order (see `orderChildrenFirst`).
   func orderDeepestFirst(_ batch: inout [View]) {
     @inline(__always) func rank(_ view: View) -> Int { view.depth }
     guard batch.count > 1 else { return }

@@ -2,8 +2,10 @@ import Testing
 
 @testable import LayoutModel
 
-/// The order of a constraints pass: the window first, then views deepest first, views of
-/// one depth in the order they were queued. The window is never queued (its pass reads its
+/// The order of a constraints pass: the window first, then every view after its flagged
+/// descendants. A queue that lists each flagged view after its flagged ancestors runs
+/// backwards (`Window.orderChildrenFirst`); any other goes deepest first, views of one
+/// depth in the order they were queued. The window is never queued (its pass reads its
 /// flag); `Window.orderDeepestFirst` sorts the queued views, in place below 25 views and by
 /// counting above, and both must give that order.
 @Suite struct ConstraintPassOrderTests {
@@ -48,6 +50,89 @@ import Testing
       window.orderDeepestFirst(&batch)
       #expect(batch.count == want.count)
       #expect(zip(batch, want).allSatisfy { $0 === $1 }, "size \(size), seed \(seed)")
+    }
+  }
+
+  /// Whether every view of `batch` comes after its flagged descendants in it.
+  private func childrenFirst(_ batch: [View]) -> Bool {
+    for (i, view) in batch.enumerated() {
+      var ancestor = view.parent
+      while let a = ancestor {
+        if a.needsUpdateConstraints, let j = batch.firstIndex(where: { $0 === a }), j < i {
+          return false
+        }
+        ancestor = a.parent
+      }
+    }
+    return true
+  }
+
+  /// Flags exactly the views of `batch`.
+  private func flag(_ batch: [View], among views: [View]) {
+    for view in views { view.needsUpdateConstraints = false }
+    for view in batch { view.needsUpdateConstraints = true }
+  }
+
+  /// A queue in tree order (parents first, as a tree built top-down is queued), of every
+  /// view or of a random part of them, each once: it runs backwards.
+  @Test(arguments: [2, 5, 24, 25, 60, 120])
+  func aQueueOfParentsFirstRunsBackwards(size: Int) throws {
+    for seed in UInt64(1)...6 {
+      let (window, views) = try tree(120, seed: seed)
+      var state = seed &* 31
+      var treeOrder: [View] = []
+      for root in window.subviews { try root.forEachInSubtree { treeOrder.append($0) } }
+      var batch = treeOrder.filter { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return (state >> 33) % 120 < UInt64(size)
+      }
+      if batch.count < 2 { batch = Array(treeOrder.prefix(size)) }
+      flag(batch, among: views)
+      let want = Array(batch.reversed())
+      window.orderChildrenFirst(&batch)
+      #expect(zip(batch, want).allSatisfy { $0 === $1 }, "size \(size), seed \(seed)")
+      #expect(childrenFirst(batch))
+      #expect(views.allSatisfy { !$0.marked }, "the walk's marks are cleared")
+    }
+  }
+
+  /// A queue in tree order but for a view queued again after its subtree: backwards, the
+  /// repeat would run first. It goes deepest first.
+  @Test func aQueueWithARepeatGoesDeepestFirst() throws {
+    let (window, views) = try tree(120, seed: 2)
+    var batch: [View] = []
+    for root in window.subviews { try root.forEachInSubtree { batch.append($0) } }
+    let parent = batch.first { !$0.subviews.isEmpty }!
+    batch.append(parent)
+    flag(batch, among: views)
+    let want = expected(batch)
+    window.orderChildrenFirst(&batch)
+    #expect(zip(batch, want).allSatisfy { $0 === $1 })
+    #expect(childrenFirst(batch))
+    #expect(views.allSatisfy { !$0.marked }, "the walk's marks are cleared")
+  }
+
+  /// A queue where some flagged view comes before a flagged ancestor goes deepest first;
+  /// either way every view comes after its flagged descendants, and no mark is left.
+  @Test(arguments: [3, 24, 25, 60, 400])
+  func anyOtherQueueGoesDeepestFirst(size: Int) throws {
+    for seed in UInt64(1)...6 {
+      let (window, views) = try tree(120, seed: seed)
+      var state = seed &* 977
+      var batch: [View] = []
+      for _ in 0..<size {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        batch.append(views[Int((state >> 33) % UInt64(views.count))])
+      }
+      // A child queued before its parent, both flagged: not parents first.
+      let child = views.first { $0.depth >= 2 }!
+      batch.insert(contentsOf: [child, child.parent!], at: 0)
+      flag(batch, among: views)
+      let want = expected(batch)
+      window.orderChildrenFirst(&batch)
+      #expect(zip(batch, want).allSatisfy { $0 === $1 }, "size \(size), seed \(seed)")
+      #expect(childrenFirst(batch))
+      #expect(views.allSatisfy { !$0.marked }, "the walk's marks are cleared")
     }
   }
 

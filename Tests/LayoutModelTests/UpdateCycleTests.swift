@@ -179,7 +179,7 @@ import Testing
   }
 }
 
-/// The order of the constraints pass: deepest first, except the window, whose placement of
+/// The order of the constraints pass: children first, except the window, whose placement of
 /// its root views exists before any view arranges its own subviews (as a root view's
 /// autoresizing constraints do in UIKit).
 @Suite struct ConstraintsPassOrderTests {
@@ -205,7 +205,7 @@ import Testing
     try window.addSubview(root)
     try window.runUpdateCycle()
     #expect(root.placedWhenUpdated == [true])
-    // Below the window, deepest first as always.
+    // Below the window, children first as always.
     #expect(order == ["inner", "root"])
     #expect(root.frame.width == 320)
   }
