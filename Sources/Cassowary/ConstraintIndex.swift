@@ -33,24 +33,6 @@ struct ConstraintIndex {
     token = ConstraintIndex.lastToken.wrappingAdd(1, ordering: .relaxed).newValue
   }
 
-  /// The index of the record holding `constraint`, if `records` hold it.
-  @inline(__always)
-  func record(of constraint: Constraint, in records: UnsafeBufferPointer<ConstraintRecord>)
-    -> Int32?
-  {
-    if constraint.placeOwner.load(ordering: .relaxed) == token {
-      let r = Int(constraint.placeRecord.load(ordering: .relaxed))
-      if r < records.count, records[r].constraint === constraint { return Int32(r) }
-    }
-    // The table is read only when it holds something: in a solver whose constraints are
-    // its own (the usual case), a lookup of a constraint it does not hold (every
-    // `addConstraint` checks that first) costs no hash.
-    guard table.count > 0, let r = table[ObjectIdentifier(constraint)],
-      Int(r) < records.count, records[Int(r)].constraint === constraint
-    else { return nil }
-    return r
-  }
-
   /// Whether this solver has claimed `constraint`, claiming it when no solver has.
   @inline(__always)
   private func claims(_ constraint: Constraint) -> Bool {

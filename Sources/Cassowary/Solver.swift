@@ -330,9 +330,36 @@ public final class Solver {
   /// Number of constraints added by the user (edit variables not included).
   public var constraintCount: Int { constraintIndex.count - edits.count }
 
-  /// The index of the record holding `constraint`, nil when the solver does not hold it.
+  /// The index of the record holding `constraint`, nil when the solver does not hold it
+  /// (`ConstraintIndex`). Each index found is checked against its record.
   @inline(__always) func recordIndex(of constraint: Constraint) -> Int32? {
-    records.withReadBuffer { constraintIndex.record(of: constraint, in: $0) }
+    // The index read field by field: a method of the index called here copied it, its
+    // table retained and released, twice per constraint added.
+    if constraint.placeOwner.load(ordering: .relaxed) == constraintIndex.token {
+      let r = Int(constraint.placeRecord.load(ordering: .relaxed))
+      if holds(record: r, constraint) { return Int32(r) }
+    }
+    // The table is read only when it holds something: in a solver whose constraints are
+    // its own (the usual case), a lookup of a constraint it does not hold (every
+    // `addConstraint` checks that first) costs no hash.
+    guard constraintIndex.table.count > 0 else { return nil }
+    return tableRecord(of: constraint)
+  }
+
+  /// Whether the record at `index` holds `constraint`.
+  @inline(__always) private func holds(record index: Int, _ constraint: Constraint) -> Bool {
+    records.withReadBuffer { records in
+      index < records.count
+        && records[index].constraint.map(ObjectIdentifier.init) == ObjectIdentifier(constraint)
+    }
+  }
+
+  /// `recordIndex(of:)` through the table: a constraint another solver claimed.
+  @inline(never) private func tableRecord(of constraint: Constraint) -> Int32? {
+    guard let r = constraintIndex.table[ObjectIdentifier(constraint)],
+      holds(record: Int(r), constraint)
+    else { return nil }
+    return r
   }
 
   /// The current constant of a constraint's expression (`expression relation 0`).
