@@ -18,6 +18,17 @@ public struct DifferentialOracle {
   /// then reported at the first operation that leaves a wrong solution (a fresh solve per
   /// operation, so for replaying one seed, not for a run).
   public var judgesEveryOperation = false
+  /// Whether the replays share their constraint instances: the n-th addition of a
+  /// constraint adds the same instance in every replay, and each replay's solver is kept
+  /// until the oracle goes. A later replay then finds the instances an earlier solver still
+  /// holds claimed by it, and keeps those in its identity table, while it claims those the
+  /// earlier solver let go (`ConstraintIndex`): the lookups of a solver sharing constraint
+  /// instances with another, at the sizes the fuzzer reaches.
+  public var sharesConstraints = false
+  /// With `sharesConstraints`: per constraint, its instances in the order of their additions.
+  private var sharedInstances: [[Constraint]] = []
+  /// With `sharesConstraints`: the solvers of the replays so far.
+  private(set) var keptSolvers: [Solver] = []
   /// Fresh solves by checkpoint: the active set at a checkpoint is the same whatever the
   /// representation replayed, so each is solved once per case.
   private var references: [Int: Reference] = [:]
@@ -37,8 +48,16 @@ public struct DifferentialOracle {
   /// solver's state means nothing.
   public mutating func replay(_ representation: Solver.Representation) -> FuzzFailure? {
     let solver = Solver(representation: representation)
+    if sharesConstraints {
+      keptSolvers.append(solver)
+      if sharedInstances.isEmpty {
+        sharedInstances = Array(repeating: [], count: fuzzCase.constraints.count)
+      }
+    }
     let variables = Self.makeVariables(solver, fuzzCase)
     var instances: [Constraint?] = Array(repeating: nil, count: fuzzCase.constraints.count)
+    /// With `sharesConstraints`: how many times this replay has added each constraint.
+    var additions = [Int](repeating: 0, count: sharesConstraints ? fuzzCase.constraints.count : 0)
     var model = FuzzModel(fuzzCase)
     var readOuts = 0
     for (index, operation) in fuzzCase.operations.enumerated() {
@@ -48,8 +67,18 @@ public struct DifferentialOracle {
           operationIndex: index, operationCount: fuzzCase.operations.count,
           operation: model.describe(operation), message: message)
       }
+      var adding: Constraint?
+      if sharesConstraints, case .add(let c) = operation {
+        // The same instance as the other replays' same addition (equal expressions: every
+        // replay has the same model at the same operation).
+        if additions[c] == sharedInstances[c].count {
+          sharedInstances[c].append(Self.constraint(c, model, variables))
+        }
+        adding = sharedInstances[c][additions[c]]
+        additions[c] += 1
+      }
       do throws(SolverError) {
-        try perform(operation, solver, variables, &instances, model)
+        try perform(operation, solver, variables, &instances, model, adding: adding)
       } catch {
         return failure("threw \(error)")
       }
@@ -151,11 +180,11 @@ public struct DifferentialOracle {
 
   private func perform(
     _ operation: FuzzOperation, _ solver: Solver, _ variables: [Variable],
-    _ instances: inout [Constraint?], _ model: FuzzModel
+    _ instances: inout [Constraint?], _ model: FuzzModel, adding: Constraint?
   ) throws(SolverError) {
     switch operation {
     case .add(let c):
-      let constraint = Self.constraint(c, model, variables)
+      let constraint = adding ?? Self.constraint(c, model, variables)
       try solver.addConstraint(constraint)
       instances[c] = constraint
     case .remove(let c):

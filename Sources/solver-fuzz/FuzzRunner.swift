@@ -27,6 +27,7 @@ struct FuzzRunner: Sendable {
     }
     if !fuzzer.splits { text += " --no-splits" }
     if !fuzzer.drags { text += " --no-drags" }
+    if fuzzer.sharesConstraints { text += " --share-constraints" }
     return text
   }
 
@@ -34,6 +35,7 @@ struct FuzzRunner: Sendable {
   func run(_ fuzzCase: FuzzCase, remaining: UInt64) -> [FuzzFailure] {
     var oracle = DifferentialOracle(fuzzCase, errorTolerance: fuzzer.errorTolerance)
     oracle.judgesEveryOperation = judgesEveryOperation
+    oracle.sharesConstraints = fuzzer.sharesConstraints
     return representations.compactMap { representation in
       if verbose { printError("solver-fuzz: seed \(fuzzCase.seed) (\(representation))") }
       return guarded(fuzzCase.seed, representation, remaining: remaining) {

@@ -74,6 +74,14 @@ struct SolverFuzz: ParsableCommand {
       """)
   var judgeEveryOperation = false
 
+  @Flag(
+    help: """
+      Replay the representations of a case on the same constraint instances, keeping each \
+      solver until the case ends: later solvers find instances that earlier ones hold \
+      (the lookups of solvers that share constraints).
+      """)
+  var shareConstraints = false
+
   func validate() throws {
     guard minBoxes >= 1, minBoxes <= maxBoxes else {
       throw ValidationError("Please specify 1 <= --min-boxes <= --max-boxes.")
@@ -95,10 +103,12 @@ struct SolverFuzz: ParsableCommand {
   }
 
   func run() throws {
+    var fuzzer = DifferentialFuzzer(
+      boxes: minBoxes...maxBoxes, errorTolerance: errorTolerance, splits: !noSplits,
+      drags: !noDrags)
+    fuzzer.sharesConstraints = shareConstraints
     var runner = FuzzRunner(
-      fuzzer: DifferentialFuzzer(
-        boxes: minBoxes...maxBoxes, errorTolerance: errorTolerance, splits: !noSplits,
-        drags: !noDrags),
+      fuzzer: fuzzer,
       representations: representation.representations,
       representationName: representation.rawValue, verbose: verbose, timeout: timeoutPerSystem)
     runner.judgesEveryOperation = judgeEveryOperation
