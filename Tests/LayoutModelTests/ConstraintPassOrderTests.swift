@@ -73,6 +73,25 @@ import Testing
     for view in batch { view.needsUpdateConstraints = true }
   }
 
+  /// Flags exactly the views of `batch`, orders it for the pass and checks the order is
+  /// `want` (the original queue, for the message), puts every view after its flagged
+  /// descendants and leaves no walk's mark.
+  private func expectOrder(
+    _ batch: [View], in window: Window, among views: [View], is want: ([View]) -> [View],
+    _ note: String = "", sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    flag(batch, among: views)
+    var ordered = batch
+    window.orderChildrenFirst(&ordered)
+    #expect(
+      zip(ordered, want(batch)).allSatisfy { $0 === $1 }, "\(note)",
+      sourceLocation: sourceLocation)
+    #expect(childrenFirst(ordered), sourceLocation: sourceLocation)
+    #expect(
+      views.allSatisfy { !$0.marked }, "the walk's marks are cleared",
+      sourceLocation: sourceLocation)
+  }
+
   /// A queue in tree order (parents first, as a tree built top-down is queued), of every
   /// view or of a random part of them, each once: it runs backwards.
   @Test(arguments: [2, 5, 24, 25, 60, 120])
@@ -87,12 +106,8 @@ import Testing
         return (state >> 33) % 120 < UInt64(size)
       }
       if batch.count < 2 { batch = Array(treeOrder.prefix(size)) }
-      flag(batch, among: views)
-      let want = Array(batch.reversed())
-      window.orderChildrenFirst(&batch)
-      #expect(zip(batch, want).allSatisfy { $0 === $1 }, "size \(size), seed \(seed)")
-      #expect(childrenFirst(batch))
-      #expect(views.allSatisfy { !$0.marked }, "the walk's marks are cleared")
+      expectOrder(
+        batch, in: window, among: views, is: { $0.reversed() }, "size \(size), seed \(seed)")
     }
   }
 
@@ -104,12 +119,7 @@ import Testing
     for root in window.subviews { try root.forEachInSubtree { batch.append($0) } }
     let parent = batch.first { !$0.subviews.isEmpty }!
     batch.append(parent)
-    flag(batch, among: views)
-    let want = expected(batch)
-    window.orderChildrenFirst(&batch)
-    #expect(zip(batch, want).allSatisfy { $0 === $1 })
-    #expect(childrenFirst(batch))
-    #expect(views.allSatisfy { !$0.marked }, "the walk's marks are cleared")
+    expectOrder(batch, in: window, among: views, is: expected)
   }
 
   /// A queue where some flagged view comes before a flagged ancestor goes deepest first;
@@ -127,12 +137,7 @@ import Testing
       // A child queued before its parent, both flagged: not parents first.
       let child = views.first { $0.depth >= 2 }!
       batch.insert(contentsOf: [child, child.parent!], at: 0)
-      flag(batch, among: views)
-      let want = expected(batch)
-      window.orderChildrenFirst(&batch)
-      #expect(zip(batch, want).allSatisfy { $0 === $1 }, "size \(size), seed \(seed)")
-      #expect(childrenFirst(batch))
-      #expect(views.allSatisfy { !$0.marked }, "the walk's marks are cleared")
+      expectOrder(batch, in: window, among: views, is: expected, "size \(size), seed \(seed)")
     }
   }
 
