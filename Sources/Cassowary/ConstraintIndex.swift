@@ -14,10 +14,11 @@ import Synchronization
 /// A record index is used only when the record at that index holds the constraint, so a
 /// place left behind by `reset()` reads as absent, and is overwritten at the next insertion;
 /// a restore of an earlier state (a refusal, a failed rebuild) finds every constraint's
-/// place again (`relocate`). Tokens are never reused, so no two solvers take the same place; only the
-/// claiming solver writes `placeRecord`, and a claim is one compare-and-exchange, so solvers
-/// on different threads sharing constraint instances stay apart. A removal gives the place
-/// up. A solver that is dropped while holding a constraint leaves its claim; another solver
+/// place again (`relocate`). Tokens are never reused, so no two solvers take the same
+/// place; only the claiming solver writes `placeRecord`, and a claim is one
+/// compare-and-exchange (acquiring, against the releasing give-up), so solvers on different
+/// threads sharing constraint instances stay apart. A removal gives the place up. A solver
+/// that is dropped while holding a constraint, or reset, leaves its claim; another solver
 /// that later adds the constraint keeps it in its table (correct, one hash slower).
 struct ConstraintIndex {
   /// This solver's claim in the constraints it holds.
@@ -40,7 +41,7 @@ struct ConstraintIndex {
     return owner == token
       || (owner == 0
         && constraint.placeOwner.compareExchange(
-          expected: 0, desired: token, ordering: .relaxed
+          expected: 0, desired: token, ordering: .acquiring
         ).exchanged)
   }
 
@@ -60,8 +61,11 @@ struct ConstraintIndex {
     if constraint.placeOwner.load(ordering: .relaxed) == token
       && constraint.placeRecord.load(ordering: .relaxed) == UInt32(index)
     {
-      // Given up, so that another solver can claim it.
-      constraint.placeOwner.store(0, ordering: .relaxed)
+      // Given up, so that another solver can claim it. Releasing, paired with the
+      // claim's acquiring exchange: the next owner's write of the record index then comes
+      // after this owner's last one (relaxed, a give-up's earlier write could land after
+      // the next claim's, which ARM allows: a review found it; x86 orders them anyway).
+      constraint.placeOwner.store(0, ordering: .releasing)
     }
     // Also dropped from the table when it is there: a state restored by a recovery can
     // hold it in both (a stale entry would otherwise outlive the constraint's removal).

@@ -284,8 +284,9 @@ public final class Window: View {
   /// Orders a constraints batch (views of the tree, never the window) for the pass so that
   /// children update their constraints before their containers.
   ///
-  /// When the queue lists every flagged view once, after its flagged ancestors, as a tree
-  /// built top-down or a subtree added whole queues them, the batch runs backwards: each
+  /// When the queue lists flagged views of this window only, each once, after its flagged
+  /// ancestors, as a tree built top-down or a subtree added whole queues them, the batch
+  /// runs backwards: each
   /// container's subtree then comes together, just before it. A feed's cells are
   /// constrained one after another, each one's rows made next to each other in the
   /// tableau, in memory and in time. Deepest first instead made every cell's labels, then
@@ -307,8 +308,8 @@ public final class Window: View {
     orderDeepestFirst(&batch)
   }
 
-  /// Whether every flagged view of the batch comes after each of its flagged ancestors, and
-  /// none is queued twice.
+  /// Whether every view of the batch is flagged and in this window, comes after each of its
+  /// flagged ancestors, and is queued once.
   ///
   /// One pass in queue order: each view walks up its ancestors until it meets one already
   /// walked (whose own ancestors were checked then), failing at a flagged ancestor not met
@@ -327,10 +328,15 @@ public final class Window: View {
     return batch.withUnsafeBufferPointer { batch in
       for i in batch.indices {
         unowned(unsafe) let view = batch[i]
+        // An entry the pass would skip now (unflagged, or not in this window) can be
+        // flagged again by a view that runs before it (a review found one left by a
+        // repeat of an earlier round): backwards, it could then run before its flagged
+        // children. A tree built top-down queues none.
+        if !view.needsUpdateConstraints || !view.isOwned(by: self) { return false }
         // Marked already, a flagged view is queued again (a descendant would have failed
         // on it): backwards, its repeat would come before the views queued in between,
         // its descendants among them.
-        if view.marked && view.needsUpdateConstraints { return false }
+        if view.marked { return false }
         unowned(unsafe) var current = view
         while !current.marked && current !== window {
           if current !== view && current.needsUpdateConstraints { return false }

@@ -174,6 +174,59 @@ import Testing
   }
 }
 
+/// A view whose `updateConstraints` logs its name and runs the next of its hooks.
+private final class HookView: View {
+  var hooks: [() -> Void] = []
+  var log: (String) -> Void = { _ in }
+  override func updateConstraints() throws(LayoutError) {
+    try super.updateConstraints()
+    log(name)
+    if !hooks.isEmpty { hooks.removeFirst()() }
+  }
+}
+
+/// A queue entry left unflagged by an earlier round (a view queued twice, run once) and
+/// flagged again during the pass: the pass must not run it before its flagged child.
+/// (Found by a review of the backwards order: checked over the flagged entries only, the
+/// queue [D, V unflagged, X] ran backwards, X flagged V, and V ran before D.)
+@Suite struct UnflaggedQueueEntryTests {
+  @Test(arguments: [Window.LayoutMode.frames, .autoLayout])
+  func anEntryFlaggedDuringThePassRunsAfterItsChildren(mode: Window.LayoutMode) throws {
+    let window = try Window(size: Size(width: 100, height: 100), layoutMode: mode)
+    var order: [String] = []
+    func make(_ name: String) -> HookView {
+      let view = HookView(name: name)
+      view.log = { order.append($0) }
+      return view
+    }
+    let (r1, r2) = (make("r1"), make("r2"))
+    let (v, z, d, x) = (make("V"), make("Z"), make("D"), make("X"))
+    try window.addSubview(r1)
+    try window.addSubview(r2)
+    try r1.addSubview(v)
+    try r2.addSubview(z)
+    try v.addSubview(d)
+    try v.addSubview(x)
+    try window.runUpdateCycle()
+    order = []
+    // Round one: V queued twice (flagged, then moved within the window), Z between; a
+    // repeat, so deepest first: V, Z, V. V's first run flags D, Z flags V, V's second run
+    // flags X; round two's queue is then [D, V (unflagged: run since), X], and X flags V.
+    // (Under Auto Layout the move flags D and X too: X runs once in round one first.)
+    v.hooks = [{ d.setNeedsUpdateConstraints() }, { x.setNeedsUpdateConstraints() }]
+    z.hooks = [{ v.setNeedsUpdateConstraints() }]
+    x.hooks = (mode == .autoLayout ? [{}] : []) + [{ x.superview!.setNeedsUpdateConstraints() }]
+    v.setNeedsUpdateConstraints()
+    z.setNeedsUpdateConstraints()
+    try r2.addSubview(v)
+    try window.updateConstraintsIfNeeded()
+    let lastV = try #require(order.lastIndex(of: "V"))
+    let lastD = try #require(order.lastIndex(of: "D"))
+    #expect(lastD < lastV, "V ran at \(lastV), its flagged child D at \(lastD): \(order)")
+    #expect(subtree(window).allSatisfy { !$0.marked })
+  }
+}
+
 /// A view that records, each time its constraints are updated, whether its window was
 /// still flagged for its own.
 private final class WindowFlagRecorder: View {
