@@ -282,17 +282,33 @@ extension Tableau {
   /// The row to pivot on to make `marker` basic before its constraint is removed: the most
   /// restrictive restricted row where it has a negative coefficient, else the most
   /// restrictive with a positive one, else a row of an unrestricted variable.
+  ///
+  /// A dummy marker (a required equality's) goes first through the row of a basic dummy
+  /// that names it, the largest coefficient first: such a row is another required equality
+  /// that the removed one made redundant (`v == 20` twice: the second's dummy is basic,
+  /// equal to the first's), and it must stay a row of dummies only, held at zero. kiwi's
+  /// rule alone took the row of an error at the same ratio (zero), after which the basic
+  /// dummy's row named that error and its twin: the remaining `v == 20` was no longer
+  /// required, and a later `v == 60` was accepted (found by a review at stop 69; kiwi's
+  /// `getMarkerLeavingRow` makes the same choice).
   mutating func markerLeavingSymbol(_ marker: Symbol) -> Symbol {
     var negativeRatio = Double.infinity
     var positiveRatio = Double.infinity
     var first = Symbol.invalid
     var second = Symbol.invalid
     var third = Symbol.invalid
+    var twin = Symbol.invalid
+    var twinMagnitude = 0.0
     let column = takeColumn(of: marker)
     defer { keepColumn(column) }
     for (basic, c) in column {
       let value = values[basic.index]
-      if basic.isExternal {
+      if marker.isDummy && basic.isDummy {
+        if abs(c) > twinMagnitude || (abs(c) == twinMagnitude && basic < twin) {
+          twinMagnitude = abs(c)
+          twin = basic
+        }
+      } else if basic.isExternal {
         if !third.isValid || third < basic { third = basic }
       } else if c < 0 {
         let ratio = -value / c
@@ -308,6 +324,7 @@ extension Tableau {
         }
       }
     }
+    if twin.isValid { return twin }
     return first.isValid ? first : (second.isValid ? second : third)
   }
 
