@@ -286,10 +286,9 @@ public final class Window: View {
   ///
   /// When the queue lists flagged views of this window only, each once, after its flagged
   /// ancestors, as a tree built top-down or a subtree added whole queues them, the batch
-  /// runs backwards: each
-  /// container's subtree then comes together, just before it. A feed's cells are
-  /// constrained one after another, each one's rows made next to each other in the
-  /// tableau, in memory and in time. Deepest first instead made every cell's labels, then
+  /// runs backwards: each container's subtree then comes together, just before it. A
+  /// feed's cells are constrained one after another, each one's rows made next to each
+  /// other in the tableau, in memory and in time. Deepest first instead made every cell's labels, then
   /// every cell's stacks, and so on: the rows a cell's stack named were a whole level of
   /// the tree old, and walking them (`Tableau.referenceClosure`) missed the caches at every
   /// row (7% of the time of a 10,000-cell feed's build, `perf record`). Backwards, the cold
