@@ -359,14 +359,20 @@ extension Solver {
     setConstant(ofRecord: index, to: constant)
     tableau.startPivotLog()
     defer { tableau.logsPivots = false }
-    if shiftRecord(record, from: record.constant, to: constant) && tableau.dualOptimize() {
-      return
-    }
-    // The required constraints conflict with the new constant. Undo the shift and then the
-    // dual pivots, newest first: that restores the old basis, hence the old solution exactly
-    // (another optimum would do for the simplex, but not for the caller).
+    let shifted = shiftRecord(record, from: record.constant, to: constant)
+    if shifted && tableau.dualOptimize() { return }
+    // The required constraints conflict with the new constant. What blocked: the dual
+    // simplex's row, or, when the shift broke a redundant equality (no dual simplex ran),
+    // that equality's dummy row.
+    let blocking =
+      shifted
+      ? tableau.blockingSymbols
+      : tableau.dummyConflict(
+        [(record.marker, (constant - record.constant) / record.markerCoefficient)])
+    // Undo the shift and then the dual pivots, newest first: that restores the old basis,
+    // hence the old solution exactly (another optimum would do for the simplex, but not for
+    // the caller).
     setConstant(ofRecord: index, to: record.constant)
-    let blocking = tableau.blockingSymbols
     _ = shiftRecord(record, from: constant, to: record.constant)
     undoLoggedPivots()
     throw refusal(of: record.constraint!, blockedBy: blocking)
@@ -403,7 +409,16 @@ extension Solver {
     let consistent = tableau.finishDeferredDummyChecks()
     if applied.isEmpty { return }
     if updated && consistent && tableau.dualOptimize() { return }
-    let blocking = tableau.blockingSymbols
+    // What blocked: the dual simplex's row, or, when the shifts broke a redundant equality
+    // (no dual simplex ran), that equality's dummy row.
+    let blocking =
+      updated && consistent
+      ? tableau.blockingSymbols
+      : tableau.dummyConflict(
+        applied.map { change in
+          let record = records[change.record]
+          return (record.marker, (record.constant - change.old) / record.markerCoefficient)
+        })
     tableau.deferredDummyChecks = []
     for (index, old) in applied.reversed() {
       let record = records[index]

@@ -268,6 +268,9 @@ public final class Solver {
   /// operation.
   @inline(__always) func clearConflicts() {
     if !conflictingConstraints.isEmpty { conflictingConstraints = [] }
+    // A failed simplex search of an earlier operation that refused nothing (its tableau was
+    // rebuilt) must not name this operation's conflicts.
+    if !tableau.blockingSymbols.isEmpty { tableau.blockingSymbols = [] }
   }
 
   /// Work done since the solver was created.

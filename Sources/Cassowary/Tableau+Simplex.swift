@@ -490,15 +490,18 @@ extension Tableau {
     defer { logsPivots = false }
     artificial = row
     optimize(artificialPhase: true)
-    // At the phase-one optimum the artificial symbol is written over the parametric symbols
-    // that stop it from decreasing further: on failure, their constraints are the conflict.
-    blockingSymbols = Array(artificial!.symbols)
+    let phaseOneObjective = artificial!
     artificial = nil
     // Judged on the artificial symbol's value (zero once it left the basis), not on the
     // phase-one objective's constant: that copy of the same number drifts with the round-off
     // of every substitution into it, and a drift past 1e-8 refused feasible systems.
     let success = !isBasic(art) || nearZero(values[art.index])
     guard success else {
+      // At the phase-one optimum the artificial symbol is written over the parametric
+      // symbols that stop it from decreasing further: their constraints are the conflict.
+      // (Set on failure only: a success's list, left for a later refusal to read, named
+      // constraints of another operation.)
+      blockingSymbols = Array(phaseOneObjective.symbols)
       undoPhaseOne(art)
       return false
     }
@@ -616,6 +619,26 @@ extension Tableau {
     deferredDummyChecks = nil
     for d in moved where isBasic(d) && !nearZero(values[d.index]) { return false }
     return true
+  }
+
+  /// After `shifts` (`marker := marker + delta`) made a basic dummy non-zero, a redundant
+  /// required equality that can no longer hold: that dummy and the dummy markers its row
+  /// names, whose equalities imply it. Empty when no basic dummy moved. For the conflicts
+  /// of a refused constant change (a dual simplex that finds no entering symbol names its
+  /// own); a cold path, expanding each basic dummy's row.
+  mutating func dummyConflict(_ shifts: [(marker: Symbol, delta: Double)]) -> [Symbol] {
+    for slot in rows.indices {
+      let basic = rowBasic[slot]
+      guard basic.isDummy else { continue }
+      let row = lazy ? expand(rows[slot]) : rows[slot]
+      var moved = 0.0
+      for (marker, delta) in shifts {
+        moved += row.coefficient(for: marker) * delta
+        if marker == basic { moved -= delta }
+      }
+      if !nearZero(moved) { return Array(row.symbols) + [basic] }
+    }
+    return []
   }
 
   /// Stores a basic symbol's new value after a shift, with the checks `updateValues()`
