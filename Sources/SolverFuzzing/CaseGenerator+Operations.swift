@@ -30,10 +30,12 @@ extension CaseGenerator {
       run.append(.add(c))
     }
     if editPoint == order.count { addEdits(rootEdits, &run) }
+    appendProbe(&run)
     run.append(.checkpoint)
 
     for _ in 0..<rng.int(in: 1...6) {
       for _ in 0..<rng.int(in: 1...8) { randomOperation(&run) }
+      appendProbe(&run)
       run.append(.checkpoint)
     }
     return FuzzCase(
@@ -177,8 +179,13 @@ extension FuzzCase {
   /// The case of `seed`, its box count drawn from `boxes`. Without `splits`, no soft
   /// equality weighs its directions apart: the case as it was before split equalities.
   /// Without `drags`, no suggestion is followed by a drag: the case as it was before drags.
-  public init(seed: UInt64, boxes: ClosedRange<Int>, splits: Bool = true, drags: Bool = true) {
-    var generator = CaseGenerator(seed: seed, boxes: boxes, splits: splits, drags: drags)
+  /// Without `probes`, no round ends with a probe: the case as it was before probes.
+  public init(
+    seed: UInt64, boxes: ClosedRange<Int>, splits: Bool = true, drags: Bool = true,
+    probes: Bool = true
+  ) {
+    var generator = CaseGenerator(
+      seed: seed, boxes: boxes, splits: splits, drags: drags, probes: probes)
     self = generator.makeCase()
   }
 }

@@ -65,6 +65,12 @@ struct CaseGenerator {
   /// Whether suggestions may be followed by drags (false replays the cases as they were
   /// before drags existed).
   let drags: Bool
+  /// Draws the probes (infeasible required constraints offered to the solver), from a
+  /// stream of its own for the same reason as `splitRng`.
+  var probeRng: SplitMix64
+  /// Whether rounds may end with a probe (false replays the cases as they were before
+  /// probes existed).
+  let probes: Bool
   let boxCount: Int
   let style: Style
   var names: [String] = []
@@ -75,10 +81,15 @@ struct CaseGenerator {
   /// The root's width, the scale of every suggestion.
   var rootWidth = 0.0
 
-  init(seed: UInt64, boxes range: ClosedRange<Int>, splits: Bool = true, drags: Bool = true) {
+  init(
+    seed: UInt64, boxes range: ClosedRange<Int>, splits: Bool = true, drags: Bool = true,
+    probes: Bool = true
+  ) {
     self.seed = seed
     self.splits = splits
     self.drags = drags
+    self.probes = probes
+    probeRng = SplitMix64(seed: seed ^ 0x9B0B_E000_0000_0000)
     rng = SplitMix64(seed: seed)
     splitRng = SplitMix64(seed: seed ^ 0x5EED_5917_0000_0000)
     dragRng = SplitMix64(seed: seed ^ 0xD7A6_0000_0000_0000)

@@ -77,15 +77,21 @@ public struct DifferentialOracle {
         adding = sharedInstances[c][additions[c]]
         additions[c] += 1
       }
-      do throws(SolverError) {
-        try perform(operation, solver, variables, &instances, model, adding: adding)
-      } catch {
-        return failure("threw \(error)")
+      if case .probe(let probe) = operation {
+        if let problem = Self.probeProblem(probe, solver, variables, instances, model) {
+          return failure(problem)
+        }
+      } else {
+        do throws(SolverError) {
+          try perform(operation, solver, variables, &instances, model, adding: adding)
+        } catch {
+          return failure("threw \(error)")
+        }
       }
       model.apply(operation)
-      if case .checkpoint = operation {
-      } else if !judgesEveryOperation {
-        continue
+      switch operation {
+      case .checkpoint, .probe: break  // judged: a refusal restores the solver, which can go wrong
+      default: if !judgesEveryOperation { continue }
       }
       if let problem = bookkeepingProblem(solver, instances, model) { return failure(problem) }
       // Read-outs alternate between the plain one and the reporting one, whose readings
@@ -205,9 +211,86 @@ public struct DifferentialOracle {
       try solver.suggestValue(variables[list[0].variable], list[0].value)
     case .suggest(let list):
       try solver.suggestValues(list.map { (variables[$0.variable], $0.value) })
-    case .checkpoint:
+    case .checkpoint, .probe:
       break
     }
+  }
+
+  /// Offers `probe` to `solver` by its route; the problem when the solver accepts it,
+  /// refuses it wrongly (another error, another constraint, no conflicts although the probe
+  /// alone is satisfiable), refuses the feasible constant it is first added at, or does not
+  /// go back to the constant it held. The solver must end holding what it held before (the
+  /// caller then checks its bookkeeping and judges its values).
+  static func probeProblem(
+    _ probe: FuzzProbe, _ solver: Solver, _ variables: [Variable], _ instances: [Constraint?],
+    _ model: FuzzModel
+  ) -> String? {
+    func constraint(_ constant: Double) -> Constraint {
+      let terms = probe.terms.map { Term(variables[$0.variable], $0.coefficient) }
+      return Constraint(Expression(terms, constant: constant), probe.relation, strength: .required)
+    }
+    /// The problem with how the solver refused, nil when it refused as it must.
+    func refusalProblem(_ outcome: SolverError?, naming expected: [Constraint]) -> String? {
+      guard let outcome else { return "accepted \(model.describe(probe))" }
+      guard case .unsatisfiableConstraint(let named) = outcome,
+        expected.contains(where: { $0 === named })
+      else { return "threw \(outcome) for \(model.describe(probe))" }
+      let conflicts = solver.conflictingConstraints
+      if !probe.terms.isEmpty && conflicts.isEmpty {
+        return "refused \(model.describe(probe)) naming no conflicting constraint"
+      }
+      if let stray = conflicts.first(where: { solver.strength(of: $0) != .required }) {
+        return "refused \(model.describe(probe)) naming a conflicting constraint it does not "
+          + "hold as required: \(stray)"
+      }
+      return nil
+    }
+    func attempt(_ body: () throws(SolverError) -> Void) -> SolverError? {
+      do throws(SolverError) {
+        try body()
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if probe.route == .add {
+      let infeasible = constraint(probe.infeasibleConstant)
+      return refusalProblem(
+        attempt { () throws(SolverError) in try solver.addConstraint(infeasible) },
+        naming: [infeasible])
+    }
+    let held = constraint(probe.feasibleConstant)
+    if let error = attempt({ () throws(SolverError) in try solver.addConstraint(held) }) {
+      return "threw \(error) adding the probe at \(format(-probe.feasibleConstant)), which the "
+        + "witness satisfies, for \(model.describe(probe))"
+    }
+    let outcome: SolverError?
+    var named = [held]
+    if probe.route == .setConstant {
+      outcome = attempt { () throws(SolverError) in
+        try solver.setConstant(probe.infeasibleConstant, of: held)
+      }
+    } else {
+      var changes: [(Constraint, Double)] = []
+      for change in probe.companions {
+        guard let instance = instances[change.constraint] else {
+          return "no instance of companion \(model.describe(change.constraint))"
+        }
+        changes.append((instance, change.constant))
+        if model.strengths[change.constraint].isRequired { named.append(instance) }
+      }
+      changes.append((held, probe.infeasibleConstant))
+      outcome = attempt { () throws(SolverError) in try solver.setConstants(changes) }
+    }
+    if let problem = refusalProblem(outcome, naming: named) { return problem }
+    if solver.constant(of: held) != probe.feasibleConstant {
+      return "after refusing \(model.describe(probe)), the probe's constant is "
+        + "\(String(describing: solver.constant(of: held))), not \(format(probe.feasibleConstant))"
+    }
+    if let error = attempt({ () throws(SolverError) in try solver.removeConstraint(held) }) {
+      return "threw \(error) removing the probe after refusing \(model.describe(probe))"
+    }
+    return nil
   }
 
   /// What the solver says it holds must be what it was given.

@@ -32,8 +32,22 @@ extension FuzzCase {
     _ c: Int, constant: Double, strength: Strength, shortfall: Strength? = nil
   ) -> String {
     let constraint = constraints[c]
+    var text = termsText(constraint.terms)
+    text = "\(constraint.label): \(text) \(constraint.relation.rawValue) \(format(-constant))"
+    if let shortfall { return "\(text) @\(format(strength))/\(format(shortfall))" }
+    return strength.isRequired ? text : "\(text) @\(format(strength))"
+  }
+
+  /// `probe: terms relation k` for a probe at `constant` (as ``scriptLine(_:constant:strength:shortfall:)``,
+  /// labelled `probe`).
+  package func probeLine(_ probe: FuzzProbe, constant: Double) -> String {
+    "probe: \(termsText(probe.terms)) \(probe.relation.rawValue) \(format(-constant))"
+  }
+
+  /// `a * u + v - w`, or `0` without terms.
+  func termsText(_ terms: [FuzzTerm]) -> String {
     var text = ""
-    for term in constraint.terms {
+    for term in terms {
       let name = variableNames[term.variable]
       let magnitude = abs(term.coefficient)
       let factor = magnitude == 1 ? name : "\(format(magnitude)) * \(name)"
@@ -43,10 +57,7 @@ extension FuzzCase {
         text += term.coefficient < 0 ? " - \(factor)" : " + \(factor)"
       }
     }
-    if text.isEmpty { text = "0" }
-    text = "\(constraint.label): \(text) \(constraint.relation.rawValue) \(format(-constant))"
-    if let shortfall { return "\(text) @\(format(strength))/\(format(shortfall))" }
-    return strength.isRequired ? text : "\(text) @\(format(strength))"
+    return text.isEmpty ? "0" : text
   }
 
   /// The case as a script, up to and including operation `last` (all of it by default).
@@ -107,6 +118,18 @@ extension FuzzCase {
         }
       case .checkpoint:
         block.append("print")
+      case .probe(let probe) where index == end:
+        // The failing operation: the solver calls it makes (a refusal ends the script with
+        // an error, which is what a sound solver does here).
+        block.append("# \(model.describe(probe))")
+        if probe.route != .add {
+          block += [probeLine(probe, constant: probe.feasibleConstant), "remove probe"]
+        }
+        block += [probeLine(probe, constant: probe.infeasibleConstant), "print"]
+      case .probe(let probe):
+        // Refused as it must be: the solver is as before, and a script cannot go on after a
+        // refusal, so the probe stays a comment.
+        block.append("# refused: \(model.describe(probe))")
       }
       if !block.isEmpty { block[0] += "  # op \(index)\(note)" }
       lines += block
@@ -120,7 +143,7 @@ extension FuzzCase {
   public func scriptIsExact(through last: Int) -> Bool {
     operations.prefix(last + 1).allSatisfy { operation in
       switch operation {
-      case .setConstant, .setConstants, .setStrength, .removeEdit: false
+      case .setConstant, .setConstants, .setStrength, .removeEdit, .probe: false
       case .suggest(let list): list.count == 1
       default: true
       }
@@ -153,6 +176,8 @@ extension FuzzCase {
         mention(v)
       case .suggest(let suggestions):
         suggestions.forEach { mention($0.variable) }
+      case .probe(let probe):
+        probe.terms.forEach { mention($0.variable) }
       case .remove, .checkpoint:
         break
       }

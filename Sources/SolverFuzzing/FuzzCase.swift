@@ -117,4 +117,57 @@ public enum FuzzOperation: Sendable {
   case suggest([FuzzSuggestion])
   /// Values are read and judged here.
   case checkpoint
+  /// A required constraint the active required constraints rule out, offered to the
+  /// solver, which must refuse it and stay as it was; values are judged after it.
+  case probe(FuzzProbe)
+}
+
+/// A required constraint `terms + constant relation 0` that no solution of the active
+/// required constraints satisfies at ``infeasibleConstant``, with the proof: a combination
+/// of those constraints (a Farkas certificate). With multipliers `m` (positive on a `>=`
+/// constraint, negative on a `<=` one, either sign on an equality), the sum
+/// `S = sum of m * (terms + constant)` is at least 0 wherever they all hold; the probe
+/// says `S + gap <= 0` (or `-S - gap >= 0`, or `S + gap == 0`), with `gap > 0`.
+///
+/// Generated from its own random stream (see `CaseGenerator+Probes.swift`); every
+/// multiplier, coefficient and witness value is a multiple of a small power of two, so the
+/// proof holds exactly.
+public struct FuzzProbe: Sendable {
+  /// Which solver calls offer it.
+  public enum Route: String, Sendable, CaseIterable {
+    /// `addConstraint` at the infeasible constant.
+    case add
+    /// `addConstraint` at ``FuzzProbe/feasibleConstant`` (which must be accepted), then
+    /// `setConstant` to the infeasible one, then `removeConstraint`.
+    case setConstant
+    /// As `setConstant`, the infeasible constant going through `setConstants` in a batch
+    /// with ``FuzzProbe/companions``: the whole batch must be refused.
+    case setConstants
+  }
+
+  /// A source of the proof: an active required constraint and its multiplier.
+  public struct Source: Sendable {
+    public let constraint: Int
+    public let multiplier: Double
+  }
+
+  public let route: Route
+  public let terms: [FuzzTerm]
+  public let relation: Relation
+  public let infeasibleConstant: Double
+  /// A constant at which the witness satisfies the probe.
+  public let feasibleConstant: Double
+  /// How far the probe is from possible: `S + gap <= 0` with `S >= 0`.
+  public let gap: Double
+  public let sources: [Source]
+  /// With route `setConstants`: other changes in the refused batch (of active
+  /// constraints, each to a constant the witness allows).
+  public let companions: [FuzzConstantChange]
+
+  /// `terms + constant` at `values`.
+  public func residual(_ values: [Double], constant: Double) -> Double {
+    var sum = constant
+    for term in terms { sum += term.coefficient * values[term.variable] }
+    return sum
+  }
 }

@@ -59,7 +59,7 @@ package struct FuzzModel {
           edits[i].suggestion = s.value
         }
       }
-    case .checkpoint:
+    case .checkpoint, .probe:
       break
     }
   }
@@ -129,6 +129,26 @@ package struct FuzzModel {
       let text = list.map { "\(names[$0.variable]) \(format($0.value))" }
       return (list.count == 1 ? "suggestValue " : "suggestValues ") + text.joined(separator: ", ")
     case .checkpoint: return "checkpoint"
+    case .probe(let probe): return describe(probe)
     }
+  }
+
+  /// `probe by setConstant: b3.x - b1.x <= -4 (from 8), which 1 * (c4 ...) + ... rule out
+  /// (their sum is at least 0; the probe asks it below 0 by 3)`.
+  package func describe(_ probe: FuzzProbe) -> String {
+    let line = fuzzCase.probeLine(probe, constant: probe.infeasibleConstant)
+    let from =
+      probe.route == .add
+      ? "" : " (from \(format(-probe.feasibleConstant)))"
+    let companions =
+      probe.companions.isEmpty
+      ? ""
+      : " with setConstants ["
+        + probe.companions.map { "\(format($0.constant)) of \(describe($0.constraint))" }
+        .joined(separator: "; ") + "]"
+    let proof = probe.sources.map { "\(format($0.multiplier)) * (\(describe($0.constraint)))" }
+    return "probe by \(probe.route.rawValue)\(companions): \(line)\(from), which "
+      + proof.joined(separator: " + ")
+      + " rule out (their sum is at least 0; the probe asks it below 0 by \(format(probe.gap)))"
   }
 }

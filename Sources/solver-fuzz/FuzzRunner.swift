@@ -27,6 +27,7 @@ struct FuzzRunner: Sendable {
     }
     if !fuzzer.splits { text += " --no-splits" }
     if !fuzzer.drags { text += " --no-drags" }
+    if !fuzzer.probes { text += " --no-probes" }
     if fuzzer.sharesConstraints { text += " --share-constraints" }
     return text
   }

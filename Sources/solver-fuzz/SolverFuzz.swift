@@ -68,6 +68,14 @@ struct SolverFuzz: ParsableCommand {
 
   @Flag(
     help: """
+      End no round with a probe (a required constraint the active ones rule out, which the \
+      solver must refuse): a seed then makes the case it made before probes (those of \
+      earlier failures).
+      """)
+  var noProbes = false
+
+  @Flag(
+    help: """
       With --replay: judge the solution after every operation, not only at checkpoints, so \
       that a failure names the first operation that left a wrong solution (slow: a fresh \
       solve per operation).
@@ -105,7 +113,7 @@ struct SolverFuzz: ParsableCommand {
   func run() throws {
     var fuzzer = DifferentialFuzzer(
       boxes: minBoxes...maxBoxes, errorTolerance: errorTolerance, splits: !noSplits,
-      drags: !noDrags)
+      drags: !noDrags, probes: !noProbes)
     fuzzer.sharesConstraints = shareConstraints
     var runner = FuzzRunner(
       fuzzer: fuzzer,

@@ -20,7 +20,7 @@ import Testing
   /// (Drags, which came later, add operations of their own: without them the case is as it
   /// was; `dragsOnlyAddRunsOfSuggestions`.)
   @Test func seedSevenIsStable() {
-    let fuzzCase = FuzzCase(seed: 7, boxes: 2...200, drags: false)
+    let fuzzCase = FuzzCase(seed: 7, boxes: 2...200, drags: false, probes: false)
     #expect(fuzzCase.boxCount == 133)
     #expect(fuzzCase.constraints.count == 786)
     #expect(fuzzCase.operations.count == 811)
@@ -34,8 +34,8 @@ import Testing
     var added = 0
     var twoEdits = 0
     for seed in 0..<80 as Range<UInt64> {
-      let plain = FuzzCase(seed: seed, boxes: 2...200, drags: false)
-      let dragged = FuzzCase(seed: seed, boxes: 2...200)
+      let plain = FuzzCase(seed: seed, boxes: 2...200, drags: false, probes: false)
+      let dragged = FuzzCase(seed: seed, boxes: 2...200, probes: false)
       #expect(plain.boxCount == dragged.boxCount)
       #expect(plain.constraints.count == dragged.constraints.count)
       var matched = 0
@@ -69,6 +69,78 @@ import Testing
     }
     #expect(added > 200, "drags in 80 cases")
     #expect(twoEdits > 5, "drags of two edits")
+  }
+
+  /// Probes come from a stream of their own: a case with them is the case without them
+  /// plus probes. Each probe's proof holds, exactly, in the model where it stands: its
+  /// sources are active and required, each multiplier has its relation's sign, the probe's
+  /// terms are the combination's, its infeasible constant asks the combination below its
+  /// floor by the gap, and the witness satisfies it at its feasible constant.
+  @Test func probesOnlyAddProbesWithSoundProofs() {
+    var probes = 0
+    for seed in 0..<80 as Range<UInt64> {
+      let plain = FuzzCase(seed: seed, boxes: 2...200, probes: false)
+      let probed = FuzzCase(seed: seed, boxes: 2...200)
+      #expect(plain.constraints.count == probed.constraints.count)
+      var model = FuzzModel(probed)
+      var matched = 0
+      for operation in probed.operations {
+        defer { model.apply(operation) }
+        guard case .probe(let probe) = operation else {
+          #expect("\(operation)" == "\(plain.operations[matched])", "seed \(seed)")
+          matched += 1
+          continue
+        }
+        probes += 1
+        if let problem = Self.proofProblem(probe, model) {
+          Issue.record("seed \(seed): \(problem): \(model.describe(probe))")
+        }
+      }
+      #expect(matched == plain.operations.count, "seed \(seed)")
+    }
+    #expect(probes > 60, "probes in 80 cases")
+  }
+
+  /// What is wrong with a probe's proof in `model`, nil when it holds.
+  static func proofProblem(_ probe: FuzzProbe, _ model: FuzzModel) -> String? {
+    let constraints = model.fuzzCase.constraints
+    var coefficients: [Int: Double] = [:]
+    var constant = 0.0
+    for source in probe.sources {
+      let c = source.constraint
+      guard model.isActive(c) && model.strengths[c].isRequired else {
+        return "source c\(c) is not an active required constraint"
+      }
+      switch constraints[c].relation {
+      case .greaterOrEqual where source.multiplier <= 0, .lessOrEqual where source.multiplier >= 0:
+        return "source c\(c) has a multiplier of the wrong sign"
+      default: break
+      }
+      for term in constraints[c].terms {
+        coefficients[term.variable, default: 0] += source.multiplier * term.coefficient
+      }
+      constant += source.multiplier * model.constants[c]
+    }
+    // The probe as `sign * (S + gap) relation 0`: `>=` probes are negated.
+    let sign = probe.relation == .greaterOrEqual ? -1.0 : 1.0
+    for term in probe.terms where term.coefficient != sign * (coefficients[term.variable] ?? 0) {
+      return "the term of \(model.fuzzCase.variableNames[term.variable]) is not the combination's"
+    }
+    let named = Set(probe.terms.map(\.variable))
+    if coefficients.contains(where: { $0.value != 0 && !named.contains($0.key) }) {
+      return "the probe leaves out a term of the combination"
+    }
+    if probe.gap <= 0 || probe.infeasibleConstant != sign * (constant + probe.gap) {
+      return "the infeasible constant does not ask the combination below 0 by the gap"
+    }
+    let atWitness = probe.residual(model.fuzzCase.witness, constant: probe.feasibleConstant)
+    let satisfied =
+      switch probe.relation {
+      case .equal: atWitness == 0
+      case .lessOrEqual: atWitness <= 0
+      case .greaterOrEqual: atWitness >= 0
+      }
+    return satisfied ? nil : "the witness breaks the probe at its feasible constant"
   }
 
   @Test func boxCountsCoverTheRangeWithLargeSystemsCommon() {
@@ -130,18 +202,26 @@ import Testing
         case .removeEdit: seen.insert("removeEdit")
         case .suggest(let list): seen.insert(list.count == 1 ? "suggest" : "suggest batch")
         case .checkpoint: seen.insert("checkpoint")
+        case .probe(let probe):
+          seen.insert("probe by \(probe.route.rawValue) \(probe.relation.rawValue)")
+          if probe.sources.count > 1 { seen.insert("probe of several") }
+          if probe.terms.isEmpty { seen.insert("probe without terms") }
         }
         model.apply(operation)
       }
     }
-    let expected = [
-      "origin", "inset", "minimum", "preferred", "gap", "chain", "ratio", "centring",
-      "equalSize", "aspect", "tie-breaker", "required chain", "required ratio",
-      "required centring", "required equalSize", "required aspect", "add", "re-add", "remove",
-      "setConstant", "setConstants", "setStrength", "to required", "from required", "addEdit",
-      "removeEdit", "suggest", "suggest batch", "checkpoint", "split preferred", "split gap",
-      "to split", "from split", "from required to split",
-    ]
+    let expected =
+      [
+        "origin", "inset", "minimum", "preferred", "gap", "chain", "ratio", "centring",
+        "equalSize", "aspect", "tie-breaker", "required chain", "required ratio",
+        "required centring", "required equalSize", "required aspect", "add", "re-add", "remove",
+        "setConstant", "setConstants", "setStrength", "to required", "from required", "addEdit",
+        "removeEdit", "suggest", "suggest batch", "checkpoint", "split preferred", "split gap",
+        "to split", "from split", "from required to split", "probe of several",
+      ]
+      + FuzzProbe.Route.allCases.flatMap { route in
+        ["==", "<=", ">="].map { "probe by \(route.rawValue) \($0)" }
+      }
     #expect(
       Set(expected).subtracting(seen).isEmpty, "never generated: \(Set(expected).subtracting(seen))"
     )

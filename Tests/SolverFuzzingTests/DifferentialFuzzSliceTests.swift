@@ -108,12 +108,27 @@ import Testing
   func seedsThatOnceFailedMatchAFreshSolve(
     seed: UInt64, boxes: ClosedRange<Int>, representation: Solver.Representation
   ) {
-    // The case as it failed (no split equalities, no drags; 50113251 failed with split
-    // equalities), with the split equalities the generator added later, and with drags too.
-    for (splits, drags) in [(false, false), (true, false), (true, true)] {
+    // The case as it failed (no split equalities, no drags, no probes; 50113251 failed with
+    // split equalities), with the split equalities the generator added later, and with drags
+    // and probes too.
+    for (splits, drags, probes) in [
+      (false, false, false), (true, false, false), (true, true, true),
+    ] {
       Self.expectNoFailures(
-        DifferentialFuzzer(boxes: boxes, splits: splits, drags: drags), seeds: seed..<seed + 1
+        DifferentialFuzzer(boxes: boxes, splits: splits, drags: drags, probes: probes),
+        seeds: seed..<seed + 1
       ) { _ in [representation] }
+    }
+  }
+
+  /// Probes that found bugs. 70000121 (104 boxes, every representation): a batch
+  /// `setConstants` that broke a redundant required equality was refused naming no
+  /// conflicting constraint, after a rebuild whose phase ones had left their blocking
+  /// symbols behind.
+  @Test(arguments: [(UInt64(70_000_121), Solver.Representation.canonical)])
+  func probesThatOnceFailedAreRefusedWell(seed: UInt64, representation: Solver.Representation) {
+    Self.expectNoFailures(DifferentialFuzzer(boxes: 2...200), seeds: seed..<seed + 1) { _ in
+      [representation]
     }
   }
 }
