@@ -245,6 +245,41 @@ extension Solver {
     tableau.optimize()
   }
 
+  /// Refuses an operation that its tableau accepted but that left the constraints held
+  /// infeasible: the check at its end found a required constraint broken, and every rebuild
+  /// refused the constraints (`rebuildIfDamaged` set `everyRebuildRefused`). `undo` puts the
+  /// records back as they were before the operation (erases an added constraint, restores
+  /// a constant or a strength); the tableau is then rebuilt from them, and the operation
+  /// throws as a refusal verified up front would have.
+  ///
+  /// A broken state was kept and the operation reported success before stop 70: that is
+  /// how a lost twin equality stayed silent (`RedundantEqualityTests`). No input is known to
+  /// reach this since the twin rule; `UnrepairableRefusalTests` reach it by switching that
+  /// rule off.
+  @inline(never)
+  func refuseUnrepairable(_ constraint: Constraint, undo: () -> Void) throws(SolverError) {
+    everyRebuildRefused = false
+    let conflicts = conflictingConstraints.filter { $0 !== constraint }
+    undo()
+    tableau.damaged = true
+    screenOperation()
+    // A rebuild of the constraints as they were before this operation can refuse them only
+    // if they were already infeasible, which no operation leaves them: if it does, the
+    // flag is not this operation's to act on.
+    everyRebuildRefused = false
+    conflictingConstraints = conflicts
+    checkInvariants()
+    throw .unsatisfiableConstraint(constraint)
+  }
+
+  /// Sets a record's strengths back for `refuseUnrepairable` (the rebuild that follows
+  /// builds the tableau, the objective and the audit from the records).
+  func restoreStrengths(of constraint: Constraint, _ strength: Strength, _ shortfall: Strength) {
+    guard let index = recordIndex(of: constraint) else { return }
+    records[Int(index)].strength = strength
+    records[Int(index)].shortfall = shortfall
+  }
+
   /// Goes back to `saved` with the counters as they are: every rebuild attempt's work is
   /// work done.
   private func restoreCounting(_ saved: State) {
@@ -296,6 +331,9 @@ extension Solver {
     // and the shifts' sum and budget start afresh, so that the next operation does not
     // rebuild again for the same cause.
     if let kept = best?.state ?? last { restoreCounting(kept) }
+    // No rebuild got its constraints in: they cannot all hold, and the operation that made
+    // them so is undone and refused (`refuseUnrepairable`).
+    if best == nil && last == nil { everyRebuildRefused = true }
     tableau.damaged = false
     tableau.markAudited()
     resetDrift(room: Tolerance.shiftDrift)

@@ -50,6 +50,8 @@ public final class Solver {
   /// Reused by `setConstants(_:)`: the records to change and their new constants, and the
   /// records changed with their old constants.
   @exclusivity(unchecked) var constantBatch: [(record: Int, constant: Double)] = []
+  /// `setConstants`' buffer of the batch's old constants.
+  @exclusivity(unchecked) var constantBatchOld: [Double] = []
   @exclusivity(unchecked) var changedRecords: [(record: Int, old: Double)] = []
   /// Set while a rebuild builds a canonical tableau, which the adaptive representation must
   /// then not turn lazy (see `Solver+Recovery.swift`).
@@ -57,6 +59,11 @@ public final class Solver {
   /// Set while `rebuild` inserts the constraints again: required rows without a subject go
   /// through phase one rather than the dual simplex.
   @exclusivity(unchecked) var rebuilding = false
+  /// Set when the check at the end of an operation found a required constraint broken and
+  /// every rebuild refused the constraints held (`rebuildIfDamaged`): the operation made
+  /// them infeasible though its tableau accepted it, and it is undone and refused
+  /// (`refuseUnrepairable`).
+  @exclusivity(unchecked) var everyRebuildRefused = false
 
   /// How the tableau stores its rows. Both give the same solutions; they differ in cost.
   public enum Representation: Sendable {
@@ -271,6 +278,8 @@ public final class Solver {
     // A failed simplex search of an earlier operation that refused nothing (its tableau was
     // rebuilt) must not name this operation's conflicts.
     if !tableau.blockingSymbols.isEmpty { tableau.blockingSymbols = [] }
+    // Set by an earlier operation or read-out whose undoing was not its to do.
+    everyRebuildRefused = false
   }
 
   /// Work done since the solver was created.
@@ -297,6 +306,11 @@ public final class Solver {
       try verifyRefusal(error, retrying: { () throws(SolverError) in try insertWhole(constraint) })
     }
     finishOperation()
+    if everyRebuildRefused {
+      try refuseUnrepairable(constraint) {
+        if let index = recordIndex(of: constraint) { erase(record: index) }
+      }
+    }
   }
 
   /// Changes the constant of a constraint in the solver. (Its record is looked up at each
@@ -391,10 +405,11 @@ public final class Solver {
   public func setConstant(_ constant: Double, of constraint: Constraint) throws(SolverError) {
     tableau.settleShifts()
     clearConflicts()
-    guard recordIndex(of: constraint) != nil else {
+    guard let index = recordIndex(of: constraint) else {
       throw .unknownConstraint(constraint)
     }
     try checkValue(constant)
+    let old = records[Int(index)].constant
     // `verifyingRefusal` spelled out (see `addConstraint`).
     do throws(SolverError) {
       try changeConstant(of: constraint, to: constant)
@@ -404,6 +419,11 @@ public final class Solver {
         retrying: { () throws(SolverError) in try changeConstant(of: constraint, to: constant) })
     }
     finishOperation()
+    if everyRebuildRefused {
+      try refuseUnrepairable(constraint) {
+        setConstant(ofRecord: Int(recordIndex(of: constraint)!), to: old)
+      }
+    }
   }
 
   /// Changes the constants of several constraints in place, then brings the values up to
@@ -435,6 +455,14 @@ public final class Solver {
       try checkValue(constant)
       batch.append((Int(index), constant))
     }
+    // The old constants, in the batch's order, for `refuseUnrepairable` (a reused buffer).
+    var old: [Double] = []
+    swap(&old, &constantBatchOld)
+    defer {
+      old.removeAll(keepingCapacity: true)
+      swap(&old, &constantBatchOld)
+    }
+    for change in batch { old.append(records[change.record].constant) }
     try verifyingRefusal { () throws(SolverError) in
       if tableau.counters.rebuilds != rebuildsBefore {
         // A rebuild renumbered the records.
@@ -445,6 +473,15 @@ public final class Solver {
       try changeConstants(batch)
     }
     finishOperation()
+    if everyRebuildRefused {
+      // Restored newest first: a constraint changed twice goes back to its first constant.
+      let culprit = changes.first { strength(of: $0.0)?.isRequired == true }?.0 ?? changes[0].0
+      try refuseUnrepairable(culprit) {
+        for i in changes.indices.reversed() {
+          setConstant(ofRecord: Int(recordIndex(of: changes[i].0)!), to: old[i])
+        }
+      }
+    }
   }
 
   /// Changes a constraint's strength in place, both directions of a split equality alike.
@@ -456,14 +493,20 @@ public final class Solver {
   public func setStrength(_ strength: Strength, of constraint: Constraint) throws(SolverError) {
     tableau.settleShifts()
     clearConflicts()
-    guard recordIndex(of: constraint) != nil else {
+    guard let index = recordIndex(of: constraint) else {
       throw .unknownConstraint(constraint)
     }
+    let old = records[Int(index)]
     try verifyingRefusal { () throws(SolverError) in
       // Looked up again: a rebuild renumbers the records.
       try changeStrength(record: Int(recordIndex(of: constraint)!), to: strength)
     }
     finishOperation()
+    if everyRebuildRefused {
+      try refuseUnrepairable(constraint) {
+        restoreStrengths(of: constraint, old.strength, old.shortfall)
+      }
+    }
   }
 
   /// Changes the weights of an equality's two directions in place (see
@@ -479,15 +522,21 @@ public final class Solver {
   ) throws(SolverError) {
     tableau.settleShifts()
     clearConflicts()
-    guard recordIndex(of: constraint) != nil else {
+    guard let index = recordIndex(of: constraint) else {
       throw .unknownConstraint(constraint)
     }
+    let old = records[Int(index)]
     try verifyingRefusal { () throws(SolverError) in
       try changeStrength(
         record: Int(recordIndex(of: constraint)!), to: excess,
         shortfall: shortfall)
     }
     finishOperation()
+    if everyRebuildRefused {
+      try refuseUnrepairable(constraint) {
+        restoreStrengths(of: constraint, old.strength, old.shortfall)
+      }
+    }
   }
 
   // MARK: - Edit variables

@@ -324,7 +324,7 @@ extension Tableau {
         }
       }
     }
-    if twin.isValid { return twin }
+    if twin.isValid && !skipsTwinRule { return twin }
     return first.isValid ? first : (second.isValid ? second : third)
   }
 

@@ -150,6 +150,10 @@ struct Tableau {
   /// near zero in its row though not in its column): the solver then rebuilds
   /// it from its constraints (`Solver+Recovery.swift`).
   var damaged = false
+  /// Fault injection for tests: `markerLeavingSymbol` forgets the twin rule, as before stop
+  /// 69, so that a removal can lose a redundant equality's twin (a fresh tableau, as a
+  /// rebuild makes, has it off).
+  var skipsTwinRule = false
   /// Set by a pivot that enlarged its row's cells enough (`Tolerance.enlargedRow`) that the
   /// objective's round-off may have grown past the weakest weights: the solver then
   /// recomputes the objective from the constraints' error terms once the operation ends
