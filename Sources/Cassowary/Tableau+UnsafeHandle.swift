@@ -96,7 +96,8 @@ extension Tableau {
   /// symbol or two and brings the values up to date, and growing the lists by exactly that
   /// each time was a fifth of the cost of updating the values of a new row.
   mutating func reserveWorkLists() {
-    let symbolCount = basicSlot.count
+    // Only basic symbols, and seeds (the stale values), are ever queued.
+    let symbolCount = rows.count &+ staleValues.count
     if queuedItems.count < symbolCount {
       let grown = Swift.max(symbolCount, 2 &* queuedItems.count)
       queuedItems.append(
