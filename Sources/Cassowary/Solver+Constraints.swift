@@ -414,11 +414,7 @@ extension Solver {
     let blocking =
       updated && consistent
       ? tableau.blockingSymbols
-      : tableau.dummyConflict(
-        applied.map { change in
-          let record = records[change.record]
-          return (record.marker, (record.constant - change.old) / record.markerCoefficient)
-        })
+      : tableau.dummyConflict(netShifts(applied))
     tableau.deferredDummyChecks = []
     for (index, old) in applied.reversed() {
       let record = records[index]
@@ -430,6 +426,21 @@ extension Solver {
     undoLoggedPivots()
     let culprit = applied.first { records[$0.record].strength.isRequired } ?? applied[0]
     throw refusal(of: records[culprit.record].constraint!, blockedBy: blocking)
+  }
+
+  /// The marker shifts of a batch of applied changes, one per record, from the constant it
+  /// had before the batch (its first entry's old one) to the one it has now: a record
+  /// changed twice, 0 to 12 to 6, moved by 6, not by 6 + (6 - 12).
+  private func netShifts(
+    _ applied: [(record: Int, old: Double)]
+  ) -> [(marker: Symbol, delta: Double)] {
+    var seen = Set<Int>()
+    var shifts: [(marker: Symbol, delta: Double)] = []
+    for change in applied where seen.insert(change.record).inserted {
+      let record = records[change.record]
+      shifts.append((record.marker, (record.constant - change.old) / record.markerCoefficient))
+    }
+    return shifts
   }
 
   /// Changes a record's strength, and its shortfall strength (by default the same).

@@ -256,17 +256,25 @@ extension Solver {
   /// how a lost twin equality stayed silent (`RedundantEqualityTests`). No input is known to
   /// reach this since the twin rule; `UnrepairableRefusalTests` reach it by switching that
   /// rule off.
+  ///
+  /// The conflicts named are those of the last rebuild's refusal: the constraint it refused
+  /// (whichever came last in its order, not always this operation's) and the ones its
+  /// simplex named, less this operation's constraint.
+  ///
+  /// If the constraints as they were before the operation are refused by every rebuild too
+  /// (a system so ill-conditioned that no tableau takes it, which no input is known to
+  /// make), the refusal stands all the same: the solver keeps the constraints it held, the
+  /// last state no operation broke.
   @inline(never)
   func refuseUnrepairable(_ constraint: Constraint, undo: () -> Void) throws(SolverError) {
     everyRebuildRefused = false
-    let conflicts = conflictingConstraints.filter { $0 !== constraint }
+    let conflicts = unrepairableConflicts.filter { $0 !== constraint }
+    unrepairableConflicts = []
     undo()
     tableau.damaged = true
     screenOperation()
-    // A rebuild of the constraints as they were before this operation can refuse them only
-    // if they were already infeasible, which no operation leaves them: if it does, the
-    // flag is not this operation's to act on.
     everyRebuildRefused = false
+    unrepairableConflicts = []
     conflictingConstraints = conflicts
     checkInvariants()
     throw .unsatisfiableConstraint(constraint)
@@ -307,6 +315,8 @@ extension Solver {
     // the tolerance where one in the original order held).
     var best: (state: State, worst: Double)? = nil
     var last: State? = nil
+    // The last refusal: the constraint the attempt refused and the ones it named.
+    var refused: [Constraint] = []
     for mode in modes {
       do throws(SolverError) {
         try rebuild(mode)
@@ -323,7 +333,11 @@ extension Solver {
           if best == nil || measure.worst < best!.worst { best = (state, measure.worst) }
         }
         last = state
-      } catch {}
+      } catch {
+        if case .unsatisfiableConstraint(let constraint) = error {
+          refused = conflictingConstraints + [constraint]
+        }
+      }
       restoreCounting(saved)
     }
     // Every rebuild failed: keep the attempt that broke its required constraints least, else
@@ -333,7 +347,10 @@ extension Solver {
     if let kept = best?.state ?? last { restoreCounting(kept) }
     // No rebuild got its constraints in: they cannot all hold, and the operation that made
     // them so is undone and refused (`refuseUnrepairable`).
-    if best == nil && last == nil { everyRebuildRefused = true }
+    if best == nil && last == nil {
+      everyRebuildRefused = true
+      unrepairableConflicts = refused
+    }
     tableau.damaged = false
     tableau.markAudited()
     resetDrift(room: Tolerance.shiftDrift)

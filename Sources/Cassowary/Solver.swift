@@ -64,6 +64,9 @@ public final class Solver {
   /// them infeasible though its tableau accepted it, and it is undone and refused
   /// (`refuseUnrepairable`).
   @exclusivity(unchecked) var everyRebuildRefused = false
+  /// With `everyRebuildRefused`: the constraint the last rebuild refused and the ones it
+  /// named, for `refuseUnrepairable` to report.
+  @exclusivity(unchecked) var unrepairableConflicts: [Constraint] = []
 
   /// How the tableau stores its rows. Both give the same solutions; they differ in cost.
   public enum Representation: Sendable {
@@ -280,6 +283,7 @@ public final class Solver {
     if !tableau.blockingSymbols.isEmpty { tableau.blockingSymbols = [] }
     // Set by an earlier operation or read-out whose undoing was not its to do.
     everyRebuildRefused = false
+    if !unrepairableConflicts.isEmpty { unrepairableConflicts = [] }
   }
 
   /// Work done since the solver was created.
@@ -473,9 +477,14 @@ public final class Solver {
       try changeConstants(batch)
     }
     finishOperation()
-    if everyRebuildRefused {
-      // Restored newest first: a constraint changed twice goes back to its first constant.
-      let culprit = changes.first { strength(of: $0.0)?.isRequired == true }?.0 ?? changes[0].0
+    if everyRebuildRefused && !changes.isEmpty {
+      // Named as `changeConstants` names a refusal: the first required change that moves a
+      // constant, else the first that moves one. Restored newest first: a constraint changed
+      // twice goes back to its first constant.
+      let moving = changes.indices.filter { changes[$0].1 != old[$0] }
+      let culprit =
+        (moving.first { strength(of: changes[$0].0)?.isRequired == true } ?? moving.first)
+        .map { changes[$0].0 } ?? changes[0].0
       try refuseUnrepairable(culprit) {
         for i in changes.indices.reversed() {
           setConstant(ofRecord: Int(recordIndex(of: changes[i].0)!), to: old[i])

@@ -58,6 +58,26 @@ import Testing
     #expect(solver.constant(of: floor) == -10)
   }
 
+  /// A batch that changes a twin twice (0 to 12 to 6) moved it by 6 in all: the conflict
+  /// comes from that net shift (summing each entry from the final constant, 6 + (6 - 12),
+  /// found no moved equality; the stop's review).
+  @Test(arguments: representations)
+  func aTwinChangedTwiceInABatchIsNamed(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    let twins = [x - y == 0, 2 * x - 2 * y == 0]
+    try solver.addConstraint(x >= 10)
+    for twin in twins { try solver.addConstraint(twin) }
+    try solver.addConstraint((y == 40) | .weak)
+    #expect(throws: SolverError.unsatisfiableConstraint(twins[0])) {
+      try solver.setConstants([(twins[0], 12), (twins[0], 6)])
+    }
+    let conflicts = solver.conflictingConstraints
+    #expect(conflicts.contains { $0 === twins[1] }, "\(representation): \(conflicts)")
+    #expect(solver.constant(of: twins[0]) == 0)
+  }
+
   /// Three equalities imply a fourth: `a == b`, `b == c` and `a - c == 0`. Moving the
   /// constant of any one names the other two.
   @Test(arguments: representations)

@@ -10,25 +10,34 @@ import Testing
 /// contradicts `v == 20`; the check at the end of the operation sees the broken twin and
 /// every rebuild refuses.
 @Suite struct UnrepairableRefusalTests {
-  /// A solver holding `v == 20` (required, its twin removed with the twin rule off),
+  /// A solver holding `v == 20` (`twin`: required, its twin removed with the twin rule off),
   /// `v == 20` at strong, `w == 40` and a weak `v == w + 5`, and a soft `v >= 0` to change.
   static func solverWithALostTwin(
     _ representation: Solver.Representation
-  ) throws -> (Solver, v: Variable, w: Variable, soft: Constraint) {
+  ) throws -> (Solver, v: Variable, w: Variable, soft: Constraint, twin: Constraint) {
     let solver = Solver(representation: representation)
     let v = solver.makeVariable("v")
     let w = solver.makeVariable("w")
     try solver.addConstraint(w == 40)
     let first = v == 20
+    let twin = v == 20
     try solver.addConstraint(first)
-    try solver.addConstraint(v == 20)
+    try solver.addConstraint(twin)
     try solver.addConstraint((v == 20) | .strong)
     try solver.addConstraint((v == w + 5) | .weak)
     let soft = (v >= 0) | .medium
     try solver.addConstraint(soft)
     solver.tableau.skipsTwinRule = true
     try solver.removeConstraint(first)
-    return (solver, v, w, soft)
+    return (solver, v, w, soft, twin)
+  }
+
+  /// The conflicts of the refusal name the equality the operation contradicts, and not the
+  /// refused constraint.
+  static func expectConflicts(_ solver: Solver, twin: Constraint, refused: Constraint) {
+    let conflicts = solver.conflictingConstraints
+    #expect(conflicts.contains { $0 === twin }, "\(conflicts)")
+    #expect(!conflicts.contains { $0 === refused })
   }
 
   static func expectUnchanged(_ solver: Solver, _ v: Variable, _ w: Variable, count: Int) {
@@ -40,12 +49,13 @@ import Testing
 
   @Test(arguments: representations)
   func anAdditionIsRefused(_ representation: Solver.Representation) throws {
-    let (solver, v, w, _) = try Self.solverWithALostTwin(representation)
+    let (solver, v, w, _, twin) = try Self.solverWithALostTwin(representation)
     let count = solver.constraintCount
     let conflict = v == 60
     #expect(throws: SolverError.unsatisfiableConstraint(conflict)) {
       try solver.addConstraint(conflict)
     }
+    Self.expectConflicts(solver, twin: twin, refused: conflict)
     #expect(!solver.hasConstraint(conflict))
     Self.expectUnchanged(solver, v, w, count: count)
     // The solver goes on: what holds with `v == 20` is accepted.
@@ -55,26 +65,33 @@ import Testing
 
   @Test(arguments: representations)
   func aConstantChangeIsRefused(_ representation: Solver.Representation) throws {
-    let (solver, v, w, _) = try Self.solverWithALostTwin(representation)
+    let (solver, v, w, _, twin) = try Self.solverWithALostTwin(representation)
     let floor = v >= 10
     try solver.addConstraint(floor)
     let count = solver.constraintCount
     #expect(throws: SolverError.unsatisfiableConstraint(floor)) {
       try solver.setConstant(-30, of: floor)
     }
+    Self.expectConflicts(solver, twin: twin, refused: floor)
     #expect(solver.constant(of: floor) == -10)
     Self.expectUnchanged(solver, v, w, count: count)
   }
 
   @Test(arguments: representations)
   func aBatchOfConstantsIsRefused(_ representation: Solver.Representation) throws {
-    let (solver, v, w, soft) = try Self.solverWithALostTwin(representation)
+    let (solver, v, w, soft, twin) = try Self.solverWithALostTwin(representation)
     let floor = v >= 10
+    let cap = v <= 100
     try solver.addConstraint(floor)
+    try solver.addConstraint(cap)
     let count = solver.constraintCount
+    // Named as `changeConstants` names a refusal: the first required change that moves a
+    // constant (the cap's stays).
     #expect(throws: SolverError.unsatisfiableConstraint(floor)) {
-      try solver.setConstants([(soft, -3), (floor, -25), (floor, -30)])
+      try solver.setConstants([(soft, -3), (cap, -100), (floor, -25), (floor, -30)])
     }
+    Self.expectConflicts(solver, twin: twin, refused: floor)
+    #expect(solver.constant(of: cap) == -100)
     #expect(solver.constant(of: floor) == -10)
     #expect(solver.constant(of: soft) == 0)
     Self.expectUnchanged(solver, v, w, count: count)
@@ -82,7 +99,7 @@ import Testing
 
   @Test(arguments: representations, [false, true])
   func aStrengthChangeIsRefused(_ representation: Solver.Representation, split: Bool) throws {
-    let (solver, v, w, _) = try Self.solverWithALostTwin(representation)
+    let (solver, v, w, _, twin) = try Self.solverWithALostTwin(representation)
     let pull = (v == 50) | .weak
     try solver.addConstraint(pull)
     let count = solver.constraintCount
@@ -93,6 +110,7 @@ import Testing
         try solver.setStrength(.required, of: pull)
       }
     }
+    Self.expectConflicts(solver, twin: twin, refused: pull)
     #expect(solver.strength(of: pull) == .weak)
     #expect(solver.shortfallStrength(of: pull) == .weak)
     Self.expectUnchanged(solver, v, w, count: count)

@@ -6,16 +6,19 @@ import Testing
 /// probe, so the tests hand it probes whose "infeasible" constant is one the witness
 /// satisfies: the solver accepts those, and the oracle must say so.
 @Suite struct ProbeOracleTests {
-  /// The first case from seed 0 up with a probe by `route`, cut after that probe, with the
-  /// probe's infeasible constant swapped for its feasible one.
+  /// The first case from seed 0 up with an inequality probe by `route`, cut after that
+  /// probe, with the probe's infeasible constant swapped for one the witness satisfies with
+  /// more room than the feasible one (so that a constant change moves it).
   static func tamperedCase(_ route: FuzzProbe.Route) -> (FuzzCase, Int)? {
     for seed in 0..<200 as Range<UInt64> {
       let fuzzCase = FuzzCase(seed: seed, boxes: 2...30)
       for (index, operation) in fuzzCase.operations.enumerated() {
-        guard case .probe(let probe) = operation, probe.route == route else { continue }
+        guard case .probe(let probe) = operation, probe.route == route, probe.relation != .equal
+        else { continue }
+        let looser = probe.feasibleConstant + (probe.relation == .lessOrEqual ? -4 : 4)
         let tampered = FuzzProbe(
           route: probe.route, terms: probe.terms, relation: probe.relation,
-          infeasibleConstant: probe.feasibleConstant, feasibleConstant: probe.feasibleConstant,
+          infeasibleConstant: looser, feasibleConstant: probe.feasibleConstant,
           gap: probe.gap, sources: probe.sources, companions: probe.companions)
         var operations = Array(fuzzCase.operations.prefix(index))
         operations.append(.probe(tampered))
