@@ -19,10 +19,11 @@ import Testing
     return true
   }
 
-  @Test(arguments: representations, [false, true])
-  func theTwinOfARemovedEqualityStaysRequired(
+  /// `w == 40`, `v == 20` twice (`first` and `twin`) and once at strong, and with `weak` a
+  /// weak `v == w + 5`: the system of the review's report, before the removal.
+  static func solverWithTwins(
     _ representation: Solver.Representation, weak: Bool
-  ) throws {
+  ) throws -> (Solver, v: Variable, w: Variable, first: Constraint, twin: Constraint) {
     let solver = Solver(representation: representation)
     let v = solver.makeVariable("v")
     let w = solver.makeVariable("w")
@@ -33,6 +34,14 @@ import Testing
     try solver.addConstraint(twin)
     try solver.addConstraint((v == 20) | .strong)
     if weak { try solver.addConstraint((v == w + 5) | .weak) }
+    return (solver, v, w, first, twin)
+  }
+
+  @Test(arguments: representations, [false, true])
+  func theTwinOfARemovedEqualityStaysRequired(
+    _ representation: Solver.Representation, weak: Bool
+  ) throws {
+    let (solver, v, w, first, twin) = try Self.solverWithTwins(representation, weak: weak)
     try solver.removeConstraint(first)
     #expect(Self.dummyRowsHoldDummiesOnly(solver))
     let rebuilds = solver.counters.rebuilds

@@ -10,18 +10,26 @@ import Testing
 @Suite struct RefusedConstantConflictTests {
   enum Route: CaseIterable { case setConstant, setConstants }
 
+  /// `x >= 10`, `x - y == 0` and its twin `2x - 2y == 0` (redundant), and a weak `y == 40`.
+  static func solverWithTwins(
+    _ representation: Solver.Representation
+  ) throws -> (Solver, x: Variable, y: Variable, twins: [Constraint]) {
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    let twins = [x - y == 0, 2 * x - 2 * y == 0]
+    try solver.addConstraint(x >= 10)
+    for twin in twins { try solver.addConstraint(twin) }
+    try solver.addConstraint((y == 40) | .weak)
+    return (solver, x, y, twins)
+  }
+
   /// `x - y == 0` twice: the second is redundant. Moving either constant must be refused,
   /// naming the other.
   @Test(arguments: representations, Route.allCases)
   func aRedundantTwinIsNamed(_ representation: Solver.Representation, _ route: Route) throws {
     for moved in 0..<2 {
-      let solver = Solver(representation: representation)
-      let x = solver.makeVariable("x")
-      let y = solver.makeVariable("y")
-      let twins = [x - y == 0, 2 * x - 2 * y == 0]
-      try solver.addConstraint(x >= 10)
-      for twin in twins { try solver.addConstraint(twin) }
-      try solver.addConstraint((y == 40) | .weak)
+      let (solver, x, y, twins) = try Self.solverWithTwins(representation)
       #expect(throws: SolverError.unsatisfiableConstraint(twins[moved])) {
         switch route {
         case .setConstant: try solver.setConstant(6, of: twins[moved])
@@ -63,13 +71,7 @@ import Testing
   /// found no moved equality; the stop's review).
   @Test(arguments: representations)
   func aTwinChangedTwiceInABatchIsNamed(_ representation: Solver.Representation) throws {
-    let solver = Solver(representation: representation)
-    let x = solver.makeVariable("x")
-    let y = solver.makeVariable("y")
-    let twins = [x - y == 0, 2 * x - 2 * y == 0]
-    try solver.addConstraint(x >= 10)
-    for twin in twins { try solver.addConstraint(twin) }
-    try solver.addConstraint((y == 40) | .weak)
+    let (solver, _, _, twins) = try Self.solverWithTwins(representation)
     #expect(throws: SolverError.unsatisfiableConstraint(twins[0])) {
       try solver.setConstants([(twins[0], 12), (twins[0], 6)])
     }

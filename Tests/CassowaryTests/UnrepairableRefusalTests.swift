@@ -15,16 +15,8 @@ import Testing
   static func solverWithALostTwin(
     _ representation: Solver.Representation
   ) throws -> (Solver, v: Variable, w: Variable, soft: Constraint, twin: Constraint) {
-    let solver = Solver(representation: representation)
-    let v = solver.makeVariable("v")
-    let w = solver.makeVariable("w")
-    try solver.addConstraint(w == 40)
-    let first = v == 20
-    let twin = v == 20
-    try solver.addConstraint(first)
-    try solver.addConstraint(twin)
-    try solver.addConstraint((v == 20) | .strong)
-    try solver.addConstraint((v == w + 5) | .weak)
+    let (solver, v, w, first, twin) = try RedundantEqualityTests.solverWithTwins(
+      representation, weak: true)
     let soft = (v >= 0) | .medium
     try solver.addConstraint(soft)
     solver.tableau.skipsTwinRule = true
