@@ -56,20 +56,32 @@ public final class JemallocProbe: AllocationProbe {
 
   public func freedBytes() -> UInt64? { deallocated?.pointee }
 
-  /// The holds open and the arenas' decay times (ms) from before the first: the settings
-  /// are the process's, so probes share them, and a hold inside another leaves them to the
-  /// outer one's release. (nil muzzy: it could not be set, so it is not restored.)
-  private static let holds = Mutex<(count: Int, saved: [(arena: Int, dirty: Int, muzzy: Int?)])>(
-    (0, []))
+  /// The holds open, the arenas' decay times (ms) from before the first, and the defaults
+  /// that arenas made later start with: the settings are the process's, so probes share
+  /// them, and a hold inside another leaves them to the outer one's release. (nil muzzy: it
+  /// could not be set, so it is not restored.)
+  private static let holds = Mutex<
+    (count: Int, saved: [(arena: Int, dirty: Int, muzzy: Int?)], defaults: (Int?, Int?))
+  >((0, [], (nil, nil)))
 
   /// Turns off the purging of every arena (their dirty and muzzy decay times to -1): freed
   /// pages stay mapped, with the huge pages they were on. Every arena, not the thread's
   /// alone: jemalloc serves allocations of 8 MB and more (a large tree's solver arrays) from
   /// an arena of their own, which purges them as soon as they are freed.
+  ///
+  /// That arena is made at the first such allocation. It is made here if it does not exist
+  /// yet, so that the hold covers it and its release restores its eager purging; and the
+  /// decay times arenas start with are -1 too while the hold lasts. A hold that began
+  /// after the first build of a tree found the arena made, but the pages that build's arrays
+  /// freed as they grew were purged already: the timed builds touched them again, each 2 MB
+  /// page cleared by the kernel (a feed of 100,000 cells spent 2.4-2.6 s of its 8.8-9.4 s
+  /// timed build in the kernel; README, stop 71).
   public func holdFreedMemory() {
     Self.holds.withLock { holds in
       holds.count += 1
       guard holds.count == 1 else { return }
+      Self.makeOversizeArena()
+      holds.defaults = (Self.defaultDecay("dirty", to: -1), Self.defaultDecay("muzzy", to: -1))
       holds.saved = (0..<Self.arenaCount).compactMap { arena in
         // An arena not made yet has no settings: skipped.
         guard let dirty = Self.decay("dirty", arena, to: -1) else { return nil }
@@ -79,19 +91,60 @@ public final class JemallocProbe: AllocationProbe {
   }
 
   /// Ends a hold; the last one open restores the decay times and purges what the arenas
-  /// still hold unused.
+  /// still hold unused. An arena made during the hold gets the defaults from before it.
   public func releaseHeldMemory() {
     Self.holds.withLock { holds in
       guard holds.count > 0 else { return }
       holds.count -= 1
       guard holds.count == 0 else { return }
+      if let dirty = holds.defaults.0 { _ = Self.defaultDecay("dirty", to: dirty) }
+      if let muzzy = holds.defaults.1 { _ = Self.defaultDecay("muzzy", to: muzzy) }
+      var restored = Set<Int>()
       for (arena, dirty, muzzy) in holds.saved {
         _ = Self.decay("dirty", arena, to: dirty)
         if let muzzy { _ = Self.decay("muzzy", arena, to: muzzy) }
-        _ = mallctl("arena.\(arena).purge", nil, nil, nil, 0)
+        restored.insert(arena)
       }
+      for arena in 0..<Self.arenaCount where !restored.contains(arena) {
+        if let dirty = holds.defaults.0 { _ = Self.decay("dirty", arena, to: dirty) }
+        if let muzzy = holds.defaults.1 { _ = Self.decay("muzzy", arena, to: muzzy) }
+      }
+      for arena in 0..<Self.arenaCount { _ = mallctl("arena.\(arena).purge", nil, nil, nil, 0) }
       holds.saved = []
+      holds.defaults = (nil, nil)
     }
+  }
+
+  /// Makes the arena of oversize allocations (`opt.oversize_threshold`, 8 MB by default)
+  /// if it is not made yet, by allocating one such block and freeing it. Its pages are
+  /// never touched.
+  private static func makeOversizeArena() {
+    var threshold = 0
+    var size = MemoryLayout<Int>.size
+    guard mallctl("opt.oversize_threshold", &threshold, &size, nil, 0) == 0, threshold > 0
+    else { return }
+    free(malloc(threshold))
+  }
+
+  /// Sets `arenas.<kind>_decay_ms`, the decay time of arenas made from now on, returning its
+  /// old value (nil on failure).
+  private static func defaultDecay(_ kind: String, to value: Int) -> Int? {
+    var old = 0
+    var size = MemoryLayout<Int>.size
+    var new = value
+    guard mallctl("arenas.\(kind)_decay_ms", &old, &size, &new, MemoryLayout<Int>.size) == 0
+    else { return nil }
+    return old
+  }
+
+  /// The decay times (ms) arenas made from now on start with (for tests).
+  static func defaultDecayTimes() -> (dirty: Int, muzzy: Int)? {
+    var times = (dirty: 0, muzzy: 0)
+    var size = MemoryLayout<Int>.size
+    guard mallctl("arenas.dirty_decay_ms", &times.dirty, &size, nil, 0) == 0,
+      mallctl("arenas.muzzy_decay_ms", &times.muzzy, &size, nil, 0) == 0
+    else { return nil }
+    return times
   }
 
   /// Every made arena's decay times (ms), as `holdFreedMemory()` finds them (for tests).
