@@ -69,23 +69,34 @@ public final class JemallocProbe: AllocationProbe {
   /// alone: jemalloc serves allocations of 8 MB and more (a large tree's solver arrays) from
   /// an arena of their own, which purges them as soon as they are freed.
   ///
-  /// That arena is made at the first such allocation. It is made here if it does not exist
-  /// yet, so that the hold covers it and its release restores its eager purging; and the
-  /// decay times arenas start with are -1 too while the hold lasts. A hold that began
-  /// after the first build of a tree found the arena made, but the pages that build's arrays
-  /// freed as they grew were purged already: the timed builds touched them again, each 2 MB
-  /// page cleared by the kernel (a feed of 100,000 cells spent 2.4-2.6 s of its 8.8-9.4 s
-  /// timed build in the kernel; README, stop 71).
+  /// That arena is made at the first such allocation, with eager purging only if the
+  /// default decay times are positive then. So it is made here first (an allocation of the
+  /// threshold, freed untouched; a no-op when it exists), the arenas are saved and held,
+  /// and only then do the decay times that arenas start with go to -1 for the hold: an
+  /// arena made after that is held, and gets the old defaults at the release. (Defaults
+  /// changed first, an arena made before the saving, by another thread, was saved at -1
+  /// and "restored" to it: a reviewer's reproduction.) A hold that began after the first
+  /// build of a tree found the pages that build's arrays freed as they grew purged already:
+  /// the timed builds touched them again, each 2 MB page cleared by the kernel (a feed of
+  /// 100,000 cells spent 2.4-2.6 s of its 8.8-9.4 s timed build in the kernel; README,
+  /// "Stop 71").
   public func holdFreedMemory() {
     Self.holds.withLock { holds in
       holds.count += 1
       guard holds.count == 1 else { return }
       Self.makeOversizeArena()
-      holds.defaults = (Self.defaultDecay("dirty", to: -1), Self.defaultDecay("muzzy", to: -1))
-      holds.saved = (0..<Self.arenaCount).compactMap { arena in
+      let saving = Self.arenaCount
+      holds.saved = (0..<saving).compactMap { arena in
         // An arena not made yet has no settings: skipped.
         guard let dirty = Self.decay("dirty", arena, to: -1) else { return nil }
         return (arena, dirty, Self.decay("muzzy", arena, to: -1))
+      }
+      holds.defaults = (Self.defaultDecay("dirty", to: -1), Self.defaultDecay("muzzy", to: -1))
+      // Made between the saving and the defaults' change: held, not saved (the release
+      // gives them the old defaults).
+      for arena in saving..<Self.arenaCount {
+        _ = Self.decay("dirty", arena, to: -1)
+        _ = Self.decay("muzzy", arena, to: -1)
       }
     }
   }
@@ -116,8 +127,8 @@ public final class JemallocProbe: AllocationProbe {
   }
 
   /// Makes the arena of oversize allocations (`opt.oversize_threshold`, 8 MB by default)
-  /// if it is not made yet, by allocating one such block and freeing it. Its pages are
-  /// never touched.
+  /// if it is not made yet, by allocating one such block and freeing it (when it exists,
+  /// the block comes from it and goes back). Its pages are never touched.
   private static func makeOversizeArena() {
     var threshold = 0
     var size = MemoryLayout<Int>.size

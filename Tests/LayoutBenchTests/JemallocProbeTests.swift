@@ -3,8 +3,8 @@ import Testing
 
 @testable import JemallocProbe
 
-/// What the cold builds ask of the allocator: freed pages held between an untimed build and
-/// the timed ones (README, "Cold layout, fairly"). Serialized: a hold is the process's, and
+/// What the cold builds ask of the allocator: freed pages held from before an untimed build
+/// to the end of the timed ones (README, "Cold layout, fairly"). Serialized: a hold is the process's, and
 /// one test's hold open during another's release would keep that release from restoring.
 @Suite(.serialized)
 struct JemallocProbeTests {
@@ -56,6 +56,36 @@ struct JemallocProbeTests {
     #expect(times() == [-1, -1])
     probe.releaseHeldMemory()
     #expect(times() == [defaults.dirty, defaults.muzzy])
+    #expect(mallctl("arena.\(arena).destroy", nil, nil, nil, 0) == 0)
+  }
+
+  /// Allocations of `opt.oversize_threshold` and more come from an arena of their own, which
+  /// jemalloc makes purging at once, but only when it is made while the default decay times
+  /// are positive: made during a hold (defaults at -1), it would keep the hold's -1 and get
+  /// the ordinary defaults at the release. The hold makes it first. (In a process where it
+  /// exists already, this checks the hold and the release of an existing arena.)
+  @Test func theOversizeArenaIsHeldAndThenPurgesAtOnceAgain() throws {
+    let probe = try #require(JemallocProbe())
+    var threshold = 0
+    var size = MemoryLayout<Int>.size
+    #expect(mallctl("opt.oversize_threshold", &threshold, &size, nil, 0) == 0)
+    try #require(threshold > 0)
+    probe.holdFreedMemory()
+    let block = try #require(malloc(threshold))
+    var pointer: UnsafeMutableRawPointer? = block
+    var arena: UInt32 = 0
+    var arenaSize = MemoryLayout<UInt32>.size
+    #expect(
+      mallctl(
+        "arenas.lookup", &arena, &arenaSize, &pointer, MemoryLayout<UnsafeMutableRawPointer?>.size)
+        == 0)
+    free(block)
+    func times() -> [Int]? {
+      JemallocProbe.decayTimes().first { $0.arena == Int(arena) }.map { [$0.dirty, $0.muzzy] }
+    }
+    #expect(times() == [-1, -1])
+    probe.releaseHeldMemory()
+    #expect(times() == [0, 0])
   }
 
   @Test func freeExtentsOfAnySizeServeSmallRequests() {

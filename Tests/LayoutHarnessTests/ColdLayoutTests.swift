@@ -29,7 +29,7 @@ struct ColdLayoutTests {
     /// Reads of the bytes allocated so far: a build reads them before and after itself.
     var reads = 0
     /// What the runner asked, in order: `read` for each read of the bytes allocated,
-    /// `hold` and `release` for the freed pages held between cold builds.
+    /// `hold` and `release` for the freed pages held over the cold builds.
     var log: [String] = []
     init(allocatedStep: UInt64, freedStep: UInt64?) {
       self.allocatedStep = allocatedStep

@@ -11,9 +11,9 @@ public protocol AllocationProbe: AnyObject {
   /// With `read()`, it gives what a build leaves live: its memory, not its churn.
   func freedBytes() -> UInt64?
   /// Keeps the pages the allocator frees from now on (the whole process's, for jemalloc),
-  /// so that the next build reuses them as they are, until `releaseHeldMemory()`. (Between
-  /// cold builds: a build on pages the allocator handed back to the system would fault them
-  /// in again.)
+  /// so that the next build reuses them as they are, until `releaseHeldMemory()`. (From
+  /// before the untimed cold build to the end of the timed ones: a build on pages the
+  /// allocator handed back to the system would fault them in again.)
   func holdFreedMemory()
   /// Ends `holdFreedMemory()`, handing back to the system what no allocation reused.
   func releaseHeldMemory()
