@@ -17,6 +17,8 @@ import Testing
     solver.tableau.values[s.index] = 15
     solver.tableau.noteChanged(s)
     #expect(solver.fewChangedValuesPlainlyHold() == true)
+    // The whole check, which reads the own rows' constraints too, agrees.
+    #expect(solver.changedValuesHold(includingOwned: true))
   }
 
   /// A changed value of a variable that a checked constraint names goes to the whole check,
