@@ -4,16 +4,22 @@ import Testing
 /// The short way through the check of changed values (`Solver.fewChangedValuesPlainlyHold`):
 /// it may answer only when the whole check would have checked nothing.
 @Suite struct PlainCheckTests {
-  /// A layout's usual constraint: its subject is a variable named nowhere else, and the
-  /// check has nothing to evaluate after it.
-  @Test func aFreshSubjectHoldsWithoutTheWholeCheck() throws {
+  /// `x == 10`, then `y == x + 5` solved for `y`, a variable named nowhere else: the
+  /// solver and `y`'s symbol.
+  static func chain() throws -> (Solver, Symbol) {
     let solver = Solver(representation: .lazy)
     let x = solver.makeVariable()
     try solver.addConstraint(x == 10)
     let y = solver.makeVariable()
     try solver.addConstraint(y == x + 5)
+    return (solver, solver.variableSymbols[Int(y.index)])
+  }
+
+  /// A layout's usual constraint: its subject is a variable named nowhere else, and the
+  /// check has nothing to evaluate after it.
+  @Test func aFreshSubjectHoldsWithoutTheWholeCheck() throws {
+    let (solver, s) = try Self.chain()
     // Only `y` changed since the last check, and its one constraint is its own row.
-    let s = solver.variableSymbols[Int(y.index)]
     solver.tableau.values[s.index] = 15
     solver.tableau.noteChanged(s)
     #expect(solver.fewChangedValuesPlainlyHold() == true)
@@ -52,12 +58,7 @@ import Testing
 
   /// A value that is not finite fails, as the whole check fails it.
   @Test func aValueThatIsNotFiniteIsNotPlain() throws {
-    let solver = Solver(representation: .lazy)
-    let x = solver.makeVariable()
-    try solver.addConstraint(x == 10)
-    let y = solver.makeVariable()
-    try solver.addConstraint(y == x + 5)
-    let s = solver.variableSymbols[Int(y.index)]
+    let (solver, s) = try Self.chain()
     solver.tableau.values[s.index] = .nan
     solver.tableau.noteChanged(s)
     #expect(solver.fewChangedValuesPlainlyHold() == false)
