@@ -110,17 +110,19 @@ public final class JemallocProbe: AllocationProbe {
       guard holds.count == 0 else { return }
       if let dirty = holds.defaults.0 { _ = Self.defaultDecay("dirty", to: dirty) }
       if let muzzy = holds.defaults.1 { _ = Self.defaultDecay("muzzy", to: muzzy) }
-      var restored = Set<Int>()
-      for (arena, dirty, muzzy) in holds.saved {
-        _ = Self.decay("dirty", arena, to: dirty)
-        if let muzzy { _ = Self.decay("muzzy", arena, to: muzzy) }
-        restored.insert(arena)
+      // Saved arenas get their own times back, the others the defaults; each is purged.
+      var saved = holds.saved.makeIterator()
+      var next = saved.next()
+      for arena in 0..<Self.arenaCount {
+        var times = (dirty: holds.defaults.0, muzzy: holds.defaults.1)
+        if let entry = next, entry.arena == arena {
+          times = (entry.dirty, entry.muzzy)
+          next = saved.next()
+        }
+        if let dirty = times.dirty { _ = Self.decay("dirty", arena, to: dirty) }
+        if let muzzy = times.muzzy { _ = Self.decay("muzzy", arena, to: muzzy) }
+        _ = mallctl("arena.\(arena).purge", nil, nil, nil, 0)
       }
-      for arena in 0..<Self.arenaCount where !restored.contains(arena) {
-        if let dirty = holds.defaults.0 { _ = Self.decay("dirty", arena, to: dirty) }
-        if let muzzy = holds.defaults.1 { _ = Self.decay("muzzy", arena, to: muzzy) }
-      }
-      for arena in 0..<Self.arenaCount { _ = mallctl("arena.\(arena).purge", nil, nil, nil, 0) }
       holds.saved = []
       holds.defaults = (nil, nil)
     }
