@@ -348,17 +348,23 @@ public final class LayoutConstraint: CustomStringConvertible {
     // four): building each anchor's expression and combining them took four allocations.
     // (Written into `Array(unsafeUninitializedCapacity:)` instead, each array was made
     // through the unspecialised initialiser, a metadata look-up per constraint: 3% dearer.)
-    var terms: [Term] = []
     var count = anchorTermCount(firstView, firstAttribute, in: space)
     if let secondView, let secondAttribute {
       count += anchorTermCount(secondView, secondAttribute, in: space)
     }
-    terms.reserveCapacity(count)
-    appendAnchorTerms(firstView, firstAttribute, in: space, engine, times: 1, to: &terms)
+    // The filler is a term of this constraint's, not a constant: an array literal of
+    // constants is a static object, and the first write copied it.
+    var terms = LayoutConstraint.blankTerms(
+      count, filler: Term(engine.variables(of: firstView).width, 1))
+    var written = 0
+    writeAnchorTerms(
+      firstView, firstAttribute, in: space, engine, times: 1, to: &terms, at: &written)
     if let secondView, let secondAttribute {
-      appendAnchorTerms(
-        secondView, secondAttribute, in: space, engine, times: -multiplier, to: &terms)
+      writeAnchorTerms(
+        secondView, secondAttribute, in: space, engine, times: -multiplier, to: &terms,
+        at: &written)
     }
+    assert(written == count, "anchorTermCount and writeAnchorTerms disagree")
     // Anchors are sums of variables: their constant part is 0.
     anchorConstant = 0
     // The terms moved in (copied, they were retained here and released on return).
@@ -366,15 +372,17 @@ public final class LayoutConstraint: CustomStringConvertible {
     return Constraint(expression, relation.solverRelation, strength: priority.strength)
   }
 
-  /// How many terms `appendAnchorTerms` writes for the anchor.
+  /// How many terms `writeAnchorTerms` writes for the anchor: its origins on the way up,
+  /// and its size for the far edges and centres.
   private func anchorTermCount(
     _ view: View, _ attribute: LayoutAttribute, in space: Unmanaged<View>
   ) -> Int {
+    var count: Int
     switch attribute {
     case .width, .height: return 1
-    default: break
+    case .leading, .top: count = 0
+    case .trailing, .bottom, .centerX, .centerY: count = 1
     }
-    var count = 1
     var walker = Unmanaged.passUnretained(view)
     while walker.toOpaque() != space.toOpaque(),
       let up = walker._withUnsafeGuaranteedRef({ $0.parentLink })
@@ -388,14 +396,16 @@ public final class LayoutConstraint: CustomStringConvertible {
   /// Appends `k` times the anchor's expression over the solver's variables: a size is its
   /// variable; a position is the sum of the origins on the way up to `space`, plus the size
   /// (trailing, bottom) or half of it (centres).
-  private func appendAnchorTerms(
+  private func writeAnchorTerms(
     _ view: View, _ attribute: LayoutAttribute, in space: Unmanaged<View>,
-    _ engine: LayoutEngine, times k: Double, to terms: inout [Term]
+    _ engine: LayoutEngine, times k: Double, to terms: inout [Term], at next: inout Int
   ) {
     let vars = engine.variables(of: view)
     switch attribute {
-    case .width: return terms.append(Term(vars.width, k))
-    case .height: return terms.append(Term(vars.height, k))
+    case .width, .height:
+      terms[next] = Term(attribute == .width ? vars.width : vars.height, k)
+      next &+= 1
+      return
     default: break
     }
     var walker = Unmanaged.passUnretained(view)
@@ -403,14 +413,37 @@ public final class LayoutConstraint: CustomStringConvertible {
       let up = walker._withUnsafeGuaranteedRef({ $0.parentLink })
     {
       let w = walker._withUnsafeGuaranteedRef { engine.variables(of: $0) }
-      terms.append(Term(attribute.axis == .horizontal ? w.x : w.y, k))
+      terms[next] = Term(attribute.axis == .horizontal ? w.x : w.y, k)
+      next &+= 1
       walker = up
     }
     let size = attribute.axis == .horizontal ? vars.width : vars.height
     switch attribute {
-    case .trailing, .bottom: terms.append(Term(size, k))
-    case .centerX, .centerY: terms.append(Term(size, 0.5 * k))
+    case .trailing, .bottom:
+      terms[next] = Term(size, k)
+      next &+= 1
+    case .centerX, .centerY:
+      terms[next] = Term(size, 0.5 * k)
+      next &+= 1
     default: break
+    }
+  }
+
+  /// `count` placeholder terms, overwritten by `writeAnchorTerms`. Up to eight come from an
+  /// array literal, which the compiler allocates at its size through a specialised call:
+  /// an empty array given its room by `reserveCapacity` took the general growth path, about
+  /// 230 instructions a constraint.
+  private static func blankTerms(_ count: Int, filler b: Term) -> [Term] {
+    switch count {
+    case 1: return [b]
+    case 2: return [b, b]
+    case 3: return [b, b, b]
+    case 4: return [b, b, b, b]
+    case 5: return [b, b, b, b, b]
+    case 6: return [b, b, b, b, b, b]
+    case 7: return [b, b, b, b, b, b, b]
+    case 8: return [b, b, b, b, b, b, b, b]
+    default: return Array(repeating: b, count: count)
     }
   }
 }
