@@ -342,6 +342,9 @@ public class StackView: View {
 
   /// Links, aligns and sizes the children, then the tail and the hug.
   private func arrange(geometry: Bool, regenerate: Bool) throws(LayoutError) {
+    // A fresh stack names itself in about three constraints per arranged subview (its
+    // cross-axis placement and the first link), then its tail and hugging ones.
+    if attachedConstraints.isEmpty { reserveAttachedCapacity(3 &* subviews.count &+ 4) }
     var previous: View?
     var previousFlexible: View?
     for child in subviews {
