@@ -360,8 +360,9 @@ public final class LayoutConstraint: CustomStringConvertible {
     if let secondView, let secondAttribute {
       count += anchorTermCount(secondView, secondAttribute, in: space)
     }
-    // The filler is a term of this constraint's, not a constant: an array literal of
-    // constants is a static object, and the first write copied it.
+    // The filler is a term over the first view's variables, not a constant: an array
+    // literal of constants is a static object, and the first write copied it. (Every
+    // placeholder is overwritten below.)
     var terms = LayoutConstraint.blankTerms(
       count, filler: Term(engine.variables(of: firstView).width, 1))
     var written = 0
@@ -401,9 +402,10 @@ public final class LayoutConstraint: CustomStringConvertible {
     return count
   }
 
-  /// Appends `k` times the anchor's expression over the solver's variables: a size is its
-  /// variable; a position is the sum of the origins on the way up to `space`, plus the size
-  /// (trailing, bottom) or half of it (centres).
+  /// Writes `k` times the anchor's expression over the solver's variables into `terms`
+  /// from position `next`, which it advances past them: a size is its variable; a position
+  /// is the sum of the origins on the way up to `space`, plus the size (trailing, bottom)
+  /// or half of it (centres).
   private func writeAnchorTerms(
     _ view: View, _ attribute: LayoutAttribute, in space: Unmanaged<View>,
     _ engine: LayoutEngine, times k: Double, to terms: inout [Term], at next: inout Int

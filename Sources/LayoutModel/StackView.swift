@@ -342,8 +342,9 @@ public class StackView: View {
 
   /// Links, aligns and sizes the children, then the tail and the hug.
   private func arrange(geometry: Bool, regenerate: Bool) throws(LayoutError) {
-    // A fresh stack names itself in about three constraints per arranged subview (its
-    // cross-axis placement and the first link), then its tail and hugging ones.
+    // A fresh stack is named by one to three constraints per arranged subview (their
+    // cross-axis placement), the first link, and its tail and hugging ones: room for the
+    // most, so that the list is not copied as it grows.
     if attachedConstraints.isEmpty { reserveAttachedCapacity(3 &* subviews.count &+ 4) }
     var previous: View?
     var previousFlexible: View?

@@ -85,7 +85,7 @@ extension View {
   }
 
   /// Makes room in the list for `count` constraints in all, before a container activates
-  /// a known number of them (a stack's three or so per arranged subview): grown by
+  /// a known number of them (a stack's one to three per arranged subview): grown by
   /// doubling from four instead, a stack's list was copied two or three times.
   func reserveAttachedCapacity(_ count: Int) {
     if attachedConstraints.capacity < count { attachedConstraints.reserveCapacity(count) }
