@@ -246,16 +246,17 @@ extension Solver {
   }
 
   /// Refuses an operation that its tableau accepted but that left the constraints held
-  /// infeasible: the check at its end found a required constraint broken, and every rebuild
-  /// refused the constraints (`rebuildIfDamaged` set `everyRebuildRefused`). `undo` puts the
+  /// infeasible: the check at its end found a required constraint broken, a rebuild refused
+  /// the constraints and none held them (`rebuildIfDamaged` set `rebuildsRefused`). `undo` puts the
   /// records back as they were before the operation (erases an added constraint, restores
   /// a constant or a strength); the tableau is then rebuilt from them, and the operation
   /// throws as a refusal verified up front would have.
   ///
   /// A broken state was kept and the operation reported success before stop 70: that is
-  /// how a lost twin equality stayed silent (`RedundantEqualityTests`). No input is known to
-  /// reach this since the twin rule; `UnrepairableRefusalTests` reach it by switching that
-  /// rule off.
+  /// how a lost twin equality stayed silent (`RedundantEqualityTests`). It was reached only
+  /// when every rebuild refused until stop 73, and a damaged rebuild that got the
+  /// constraints in counted as holding them (soak seed 72110644, `rebuildIfDamaged`);
+  /// `UnrepairableRefusalTests` reach it by switching the twin rule off.
   ///
   /// The conflicts named are those of the last rebuild's refusal: the constraint it refused
   /// (whichever came last in its order, not always this operation's) and the ones its
@@ -267,13 +268,13 @@ extension Solver {
   /// last state no operation broke.
   @inline(never)
   func refuseUnrepairable(_ constraint: Constraint, undo: () -> Void) throws(SolverError) {
-    everyRebuildRefused = false
+    rebuildsRefused = false
     let conflicts = unrepairableConflicts.filter { $0 !== constraint }
     unrepairableConflicts = []
     undo()
     tableau.damaged = true
     screenOperation()
-    everyRebuildRefused = false
+    rebuildsRefused = false
     unrepairableConflicts = []
     conflictingConstraints = conflicts
     checkInvariants()
@@ -313,42 +314,56 @@ extension Solver {
     // failed the check left its own record order, and the next one started from it (a
     // review at stop 62: a lazy attempt after a reversed one broke a constraint 1,053 times
     // the tolerance where one in the original order held).
-    var best: (state: State, worst: Double)? = nil
-    var last: State? = nil
+    //
+    // An attempt that gets its constraints in but comes out damaged, or whose values break
+    // a required constraint, is no evidence that they can hold: soak seed 72110644 (2-200
+    // boxes, adaptive, stop 72) added a required probe that an inset rules out. The fresh
+    // rebuild pivoted on an element that enlarged its row past `Tolerance.ruinedRow`, its
+    // values broke the inset by thousands of points, and at those values the probe held by
+    // itself; the three other rebuilds refused the probe. The damaged state was kept and
+    // the probe reported added, with values of 1e25. Now a refusal outweighs every attempt
+    // that fails the check: the operation is undone and refused (`refuseUnrepairable`).
+    var best: (state: State, damaged: Bool, worst: Double)? = nil
     // The last refusal: the constraint the attempt refused and the ones it named.
-    var refused: [Constraint] = []
+    var refused: [Constraint]? = nil
     for mode in modes {
       do throws(SolverError) {
         try rebuild(mode)
-        if !tableau.damaged {
-          let measure = measureRequired()
-          if measure.worst <= 1 {
-            // Every required constraint was just checked: no value is unchecked. What the
-            // rebuild's own round-off left in them sets the shifts' budget.
-            tableau.markChecked()
-            tableau.markAudited()
-            resetDrift(room: measure.room)
-            return
-          }
-          if best == nil || measure.worst < best!.worst { best = (state, measure.worst) }
+        let damaged = tableau.damaged
+        let measure = measureRequired()
+        if !damaged && measure.worst <= 1 {
+          // Every required constraint was just checked: no value is unchecked. What the
+          // rebuild's own round-off left in them sets the shifts' budget.
+          tableau.markChecked()
+          tableau.markAudited()
+          resetDrift(room: measure.room)
+          return
         }
-        last = state
+        // Undamaged before damaged, then the least broken.
+        let better = best.map {
+          damaged != $0.damaged ? !damaged : measure.worst < $0.worst
+        }
+        if better ?? true {
+          best = (state, damaged, measure.worst)
+        }
       } catch {
         if case .unsatisfiableConstraint(let constraint) = error {
           refused = conflictingConstraints + [constraint]
+        } else {
+          refused = refused ?? []
         }
       }
       restoreCounting(saved)
     }
-    // Every rebuild failed: keep the attempt that broke its required constraints least, else
-    // the last one that got that far, else the old state. The flag is cleared either way,
-    // and the shifts' sum and budget start afresh, so that the next operation does not
-    // rebuild again for the same cause.
-    if let kept = best?.state ?? last { restoreCounting(kept) }
-    // No rebuild got its constraints in: they cannot all hold, and the operation that made
-    // them so is undone and refused (`refuseUnrepairable`).
-    if best == nil && last == nil {
-      everyRebuildRefused = true
+    // Every rebuild failed: keep the attempt that is undamaged and breaks its required
+    // constraints least, else the damaged one that does, else the old state. The flag is
+    // cleared either way, and the shifts' sum and budget start afresh, so that the next
+    // operation does not rebuild again for the same cause.
+    if let kept = best?.state { restoreCounting(kept) }
+    // A rebuild refused the constraints and none held them: they cannot all hold, and the
+    // operation that made them so is undone and refused (`refuseUnrepairable`).
+    if let refused {
+      rebuildsRefused = true
       unrepairableConflicts = refused
     }
     tableau.damaged = false

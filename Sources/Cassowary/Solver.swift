@@ -59,12 +59,12 @@ public final class Solver {
   /// Set while `rebuild` inserts the constraints again: required rows without a subject go
   /// through phase one rather than the dual simplex.
   @exclusivity(unchecked) var rebuilding = false
-  /// Set when the check at the end of an operation found a required constraint broken and
-  /// every rebuild refused the constraints held (`rebuildIfDamaged`): the operation made
-  /// them infeasible though its tableau accepted it, and it is undone and refused
-  /// (`refuseUnrepairable`).
-  @exclusivity(unchecked) var everyRebuildRefused = false
-  /// With `everyRebuildRefused`: the constraint the last rebuild refused and the ones it
+  /// Set when the check at the end of an operation found a required constraint broken, and
+  /// a rebuild refused the constraints held while none held them (`rebuildIfDamaged`): the
+  /// operation made them infeasible though its tableau accepted it, and it is undone and
+  /// refused (`refuseUnrepairable`).
+  @exclusivity(unchecked) var rebuildsRefused = false
+  /// With `rebuildsRefused`: the constraint the last rebuild refused and the ones it
   /// named, for `refuseUnrepairable` to report.
   @exclusivity(unchecked) var unrepairableConflicts: [Constraint] = []
 
@@ -213,9 +213,9 @@ public final class Solver {
   /// between the two suggestions caught it (and the rebuild made the run pass).
   func finishOperation() {
     screenOperation()
-    // A state that every rebuild refused breaks the invariants by definition: the
-    // operation is undone (`refuseUnrepairable`), which checks them after.
-    if !everyRebuildRefused { checkInvariants() }
+    // A state that the rebuilds refused and none held breaks the invariants by definition:
+    // the operation is undone (`refuseUnrepairable`), which checks them after.
+    if !rebuildsRefused { checkInvariants() }
   }
 
   /// The check and repair of `finishOperation()`, also run after a refusal restored the
@@ -284,7 +284,7 @@ public final class Solver {
     // rebuilt) must not name this operation's conflicts.
     if !tableau.blockingSymbols.isEmpty { tableau.blockingSymbols = [] }
     // Set by an earlier operation or read-out whose undoing was not its to do.
-    everyRebuildRefused = false
+    rebuildsRefused = false
     if !unrepairableConflicts.isEmpty { unrepairableConflicts = [] }
   }
 
@@ -312,7 +312,7 @@ public final class Solver {
       try verifyRefusal(error, retrying: { () throws(SolverError) in try insertWhole(constraint) })
     }
     finishOperation()
-    if everyRebuildRefused {
+    if rebuildsRefused {
       try refuseUnrepairable(constraint) {
         if let index = recordIndex(of: constraint) { erase(record: index) }
       }
@@ -425,7 +425,7 @@ public final class Solver {
         retrying: { () throws(SolverError) in try changeConstant(of: constraint, to: constant) })
     }
     finishOperation()
-    if everyRebuildRefused {
+    if rebuildsRefused {
       try refuseUnrepairable(constraint) {
         setConstant(ofRecord: Int(recordIndex(of: constraint)!), to: old)
       }
@@ -479,7 +479,7 @@ public final class Solver {
       try changeConstants(batch)
     }
     finishOperation()
-    if everyRebuildRefused && !changes.isEmpty {
+    if rebuildsRefused && !changes.isEmpty {
       // Named as `changeConstants` names a refusal: the first required change that moves a
       // constant, else the first that moves one. Restored newest first: a constraint changed
       // twice goes back to its first constant.
@@ -513,7 +513,7 @@ public final class Solver {
       try changeStrength(record: Int(recordIndex(of: constraint)!), to: strength)
     }
     finishOperation()
-    if everyRebuildRefused {
+    if rebuildsRefused {
       try refuseUnrepairable(constraint) {
         restoreStrengths(of: constraint, old.strength, old.shortfall)
       }
@@ -543,7 +543,7 @@ public final class Solver {
         shortfall: shortfall)
     }
     finishOperation()
-    if everyRebuildRefused {
+    if rebuildsRefused {
       try refuseUnrepairable(constraint) {
         restoreStrengths(of: constraint, old.strength, old.shortfall)
       }

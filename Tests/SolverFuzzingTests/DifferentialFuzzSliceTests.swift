@@ -124,8 +124,15 @@ import Testing
   /// Probes that found bugs. 70000121 (104 boxes, every representation): a batch
   /// `setConstants` that broke a redundant required equality was refused naming no
   /// conflicting constraint, after a rebuild whose phase ones had left their blocking
-  /// symbols behind.
-  @Test(arguments: [(UInt64(70_000_121), Solver.Representation.canonical)])
+  /// symbols behind. 72110644 (186 boxes, adaptive): a required probe that an inset rules
+  /// out was reported added, with values of 1e25. Its tableau refused it; of the rebuilds
+  /// that verified the refusal, the fresh one came out damaged (a ruinous phase-one pivot),
+  /// with values that broke the inset, and took the probe; the three others refused it, and
+  /// the repair kept the damaged state (`Solver.rebuildIfDamaged`).
+  @Test(arguments: [
+    (UInt64(70_000_121), Solver.Representation.canonical),
+    (72_110_644, .adaptive),
+  ])
   func probesThatOnceFailedAreRefusedWell(seed: UInt64, representation: Solver.Representation) {
     Self.expectNoFailures(DifferentialFuzzer(boxes: 2...200), seeds: seed..<seed + 1) { _ in
       [representation]
