@@ -20,8 +20,11 @@
 //   simplex past its pivot budget, a value that is not finite, a pivot that enlarged its
 //   row past `Tolerance.ruinedRow`, values that break a required constraint at read-out,
 //   see `Solver+Audit.swift`) is rebuilt at the end of the operation: fresh as the
-//   representation builds, else canonically, else lazily, the first whose values pass the
-//   check of every required constraint.
+//   representation builds, else canonically, else lazily, the first that is not damaged
+//   and whose values pass the check of every required constraint. When none does, and a
+//   rebuild refused the constraints (or a tableau refused the operation before a rebuilt
+//   one took it), an operation that can make the required constraints infeasible is
+//   undone and refused.
 //
 // A rebuild costs one build of the system (milliseconds for a thousand views); the
 // `rebuilds` counter says when it happened.
@@ -144,8 +147,11 @@ extension Solver {
   func verifyRefusal(
     _ error: SolverError, retrying operation: () throws(SolverError) -> Void
   ) throws(SolverError) {
-    guard case .unsatisfiableConstraint = error else { throw error }
+    guard case .unsatisfiableConstraint(let refused) = error else { throw error }
     let saved = state
+    // The refusal as this tableau made it: what stands if the tableau that takes the
+    // operation instead turns out not to hold the constraints (`overturnedRefusal`).
+    let refusal = conflictingConstraints + [refused]
     var attempts = 0
     // Restores the solver as it was, keeping the count of rebuilds made to verify.
     func restore() {
@@ -170,6 +176,7 @@ extension Solver {
       }
       do throws(SolverError) {
         try operation()
+        overturnedRefusal = refusal
         return
       } catch {
         guard mode == modes.last else { continue }
@@ -337,6 +344,9 @@ extension Solver {
           tableau.markChecked()
           tableau.markAudited()
           resetDrift(room: measure.room)
+          // A refusal met by an earlier round of this repair is overruled.
+          rebuildsRefused = false
+          if !unrepairableConflicts.isEmpty { unrepairableConflicts = [] }
           return
         }
         // Undamaged before damaged, then the least broken.
@@ -356,13 +366,14 @@ extension Solver {
       restoreCounting(saved)
     }
     // Every rebuild failed: keep the attempt that is undamaged and breaks its required
-    // constraints least, else the damaged one that does, else the old state. The flag is
-    // cleared either way, and the shifts' sum and budget start afresh, so that the next
-    // operation does not rebuild again for the same cause.
+    // constraints least, else the damaged one that does, else the old state. The damage
+    // flag is cleared either way, and the shifts' sum and budget start afresh, so that the
+    // next operation does not rebuild again for the same cause.
     if let kept = best?.state { restoreCounting(kept) }
-    // A rebuild refused the constraints and none held them: they cannot all hold, and the
-    // operation that made them so is undone and refused (`refuseUnrepairable`).
-    if let refused {
+    // A rebuild refused the constraints, or a tableau refused the operation before a
+    // rebuilt one took it, and none held them: they cannot all hold, and an operation that
+    // can have made them so is undone and refused (`refuseUnrepairable`).
+    if let refused = refused ?? overturnedRefusal {
       rebuildsRefused = true
       unrepairableConflicts = refused
     }

@@ -59,11 +59,18 @@ public final class Solver {
   /// Set while `rebuild` inserts the constraints again: required rows without a subject go
   /// through phase one rather than the dual simplex.
   @exclusivity(unchecked) var rebuilding = false
-  /// Set when the check at the end of an operation found a required constraint broken, and
-  /// a rebuild refused the constraints held while none held them (`rebuildIfDamaged`): the
-  /// operation made them infeasible though its tableau accepted it, and it is undone and
-  /// refused (`refuseUnrepairable`).
+  /// Set when the check at the end of an operation found a required constraint broken, no
+  /// rebuild held the constraints, and one refused them or a tableau refused the operation
+  /// before a rebuilt one took it (`overturnedRefusal`; `rebuildIfDamaged`): an operation
+  /// that can make the required constraints infeasible then made them so though its
+  /// tableau accepted it, and it is undone and refused (`refuseUnrepairable`).
   @exclusivity(unchecked) var rebuildsRefused = false
+  /// Set when a tableau refused this operation and a rebuilt one then accepted it
+  /// (`verifyRefusal`): the refused constraint and the ones the refusal named. Should no
+  /// rebuild at the end of the operation hold the constraints, that refusal stands
+  /// (`rebuildIfDamaged`): the tableau that accepted may have been damaged, with values at
+  /// which an infeasible constraint held (soak seed 72110644).
+  @exclusivity(unchecked) var overturnedRefusal: [Constraint]? = nil
   /// With `rebuildsRefused`: the constraint the last rebuild refused and the ones it
   /// named, for `refuseUnrepairable` to report.
   @exclusivity(unchecked) var unrepairableConflicts: [Constraint] = []
@@ -213,8 +220,11 @@ public final class Solver {
   /// between the two suggestions caught it (and the rebuild made the run pass).
   func finishOperation() {
     screenOperation()
+    overturnedRefusal = nil
     // A state that the rebuilds refused and none held breaks the invariants by definition:
-    // the operation is undone (`refuseUnrepairable`), which checks them after.
+    // an operation that can make the required constraints infeasible is undone
+    // (`refuseUnrepairable`), which checks them after; another keeps the least broken
+    // rebuild, as when no rebuild refused.
     if !rebuildsRefused { checkInvariants() }
   }
 
@@ -286,6 +296,7 @@ public final class Solver {
     // Set by an earlier operation or read-out whose undoing was not its to do.
     rebuildsRefused = false
     if !unrepairableConflicts.isEmpty { unrepairableConflicts = [] }
+    if overturnedRefusal != nil { overturnedRefusal = nil }
   }
 
   /// Work done since the solver was created.
@@ -312,7 +323,9 @@ public final class Solver {
       try verifyRefusal(error, retrying: { () throws(SolverError) in try insertWhole(constraint) })
     }
     finishOperation()
-    if rebuildsRefused {
+    // Only a required constraint can make the required constraints infeasible: a refusal
+    // met by another operation is round-off, and the least broken rebuild is kept.
+    if rebuildsRefused && constraint.strength.isRequired {
       try refuseUnrepairable(constraint) {
         if let index = recordIndex(of: constraint) { erase(record: index) }
       }
@@ -425,7 +438,7 @@ public final class Solver {
         retrying: { () throws(SolverError) in try changeConstant(of: constraint, to: constant) })
     }
     finishOperation()
-    if rebuildsRefused {
+    if rebuildsRefused && strength(of: constraint)?.isRequired == true {
       try refuseUnrepairable(constraint) {
         setConstant(ofRecord: Int(recordIndex(of: constraint)!), to: old)
       }
@@ -479,7 +492,7 @@ public final class Solver {
       try changeConstants(batch)
     }
     finishOperation()
-    if rebuildsRefused && !changes.isEmpty {
+    if rebuildsRefused && changes.contains(where: { strength(of: $0.0)?.isRequired == true }) {
       // Named as `changeConstants` names a refusal: the first required change that moves a
       // constant, else the first that moves one. Restored newest first: a constraint changed
       // twice goes back to its first constant.
@@ -513,7 +526,7 @@ public final class Solver {
       try changeStrength(record: Int(recordIndex(of: constraint)!), to: strength)
     }
     finishOperation()
-    if rebuildsRefused {
+    if rebuildsRefused && strength.isRequired {
       try refuseUnrepairable(constraint) {
         restoreStrengths(of: constraint, old.strength, old.shortfall)
       }
@@ -543,7 +556,7 @@ public final class Solver {
         shortfall: shortfall)
     }
     finishOperation()
-    if rebuildsRefused {
+    if rebuildsRefused && excess.isRequired {
       try refuseUnrepairable(constraint) {
         restoreStrengths(of: constraint, old.strength, old.shortfall)
       }

@@ -3,9 +3,10 @@ import Testing
 
 /// An operation that its tableau accepts but that leaves the required constraints
 /// infeasible is undone and refused (`Solver.refuseUnrepairable`). Before stop 70 the broken
-/// state was kept and the operation reported success. No input is known to get an infeasible
-/// operation past a tableau since the twin rule (`RedundantEqualityTests`), so these tests
-/// switch that rule off (`Tableau.skipsTwinRule`): removing one of two `v == 20` then leaves
+/// state was kept and the operation reported success. Since the twin rule
+/// (`RedundantEqualityTests`) the one input known to get an infeasible operation past a
+/// tableau is soak seed 72110644 (a damaged rebuild took it; `DifferentialFuzzSliceTests`),
+/// so these tests switch that rule off (`Tableau.skipsTwinRule`): removing one of two `v == 20` then leaves
 /// the other's dummy row naming a strong constraint's errors, and the tableau accepts what
 /// contradicts `v == 20`; the check at the end of the operation sees the broken twin and
 /// every rebuild refuses.
