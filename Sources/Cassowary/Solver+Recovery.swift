@@ -253,10 +253,11 @@ extension Solver {
   }
 
   /// Refuses an operation that its tableau accepted but that left the constraints held
-  /// infeasible: the check at its end found a required constraint broken, a rebuild refused
-  /// the constraints and none held them (`rebuildIfDamaged` set `rebuildsRefused`). `undo` puts the
-  /// records back as they were before the operation (erases an added constraint, restores
-  /// a constant or a strength); the tableau is then rebuilt from them, and the operation
+  /// infeasible: the check at its end found a required constraint broken, no rebuild held
+  /// the constraints, and one refused them or a tableau refused the operation before a
+  /// rebuilt one took it (`rebuildIfDamaged` set `rebuildsRefused`). `undo` puts the records
+  /// back as they were before the operation (erases an added constraint, restores a
+  /// constant or a strength); the tableau is then rebuilt from them, and the operation
   /// throws as a refusal verified up front would have.
   ///
   /// A broken state was kept and the operation reported success before stop 70: that is
@@ -265,9 +266,10 @@ extension Solver {
   /// constraints in counted as holding them (soak seed 72110644, `rebuildIfDamaged`);
   /// `UnrepairableRefusalTests` reach it by switching the twin rule off.
   ///
-  /// The conflicts named are those of the last rebuild's refusal: the constraint it refused
-  /// (whichever came last in its order, not always this operation's) and the ones its
-  /// simplex named, less this operation's constraint.
+  /// The conflicts named are those of the last rebuild's refusal (the constraint it refused,
+  /// whichever came last in its order, not always this operation's, and the ones its
+  /// simplex named), else those of the tableau's refusal that a rebuilt one overturned;
+  /// less this operation's constraint.
   ///
   /// If the constraints as they were before the operation are refused by every rebuild too
   /// (a system so ill-conditioned that no tableau takes it, which no input is known to
@@ -344,9 +346,11 @@ extension Solver {
           tableau.markChecked()
           tableau.markAudited()
           resetDrift(room: measure.room)
-          // A refusal met by an earlier round of this repair is overruled.
+          // A refusal met by an earlier round of this repair, or overturned before it, is
+          // overruled: a tableau holds the constraints.
           rebuildsRefused = false
           if !unrepairableConflicts.isEmpty { unrepairableConflicts = [] }
+          overturnedRefusal = nil
           return
         }
         // Undamaged before damaged, then the least broken.

@@ -61,9 +61,12 @@ public final class Solver {
   @exclusivity(unchecked) var rebuilding = false
   /// Set when the check at the end of an operation found a required constraint broken, no
   /// rebuild held the constraints, and one refused them or a tableau refused the operation
-  /// before a rebuilt one took it (`overturnedRefusal`; `rebuildIfDamaged`): an operation
-  /// that can make the required constraints infeasible then made them so though its
-  /// tableau accepted it, and it is undone and refused (`refuseUnrepairable`).
+  /// before a rebuilt one took it (`overturnedRefusal`; `rebuildIfDamaged`). An operation
+  /// that can make the required constraints infeasible (a required constraint added, a
+  /// required constant changed, a constraint made required) then made them so though its
+  /// tableau accepted it, and it is undone and refused (`refuseUnrepairable`); any other
+  /// keeps the state the rebuilds left (the least broken, else its own), and the flag
+  /// stays until the next operation starts.
   @exclusivity(unchecked) var rebuildsRefused = false
   /// Set when a tableau refused this operation and a rebuilt one then accepted it
   /// (`verifyRefusal`): the refused constraint and the ones the refusal named. Should no
@@ -221,10 +224,11 @@ public final class Solver {
   func finishOperation() {
     screenOperation()
     overturnedRefusal = nil
-    // A state that the rebuilds refused and none held breaks the invariants by definition:
-    // an operation that can make the required constraints infeasible is undone
-    // (`refuseUnrepairable`), which checks them after; another keeps the least broken
-    // rebuild, as when no rebuild refused.
+    // A state that no rebuild held, and that one refused, breaks the invariants by
+    // definition, and is not checked: an operation that can make the required constraints
+    // infeasible is undone (`refuseUnrepairable`), which checks them after; another keeps
+    // that state (see `rebuildsRefused`), unchecked, as when every rebuild refused before
+    // stop 73.
     if !rebuildsRefused { checkInvariants() }
   }
 
@@ -492,14 +496,16 @@ public final class Solver {
       try changeConstants(batch)
     }
     finishOperation()
-    if rebuildsRefused && changes.contains(where: { strength(of: $0.0)?.isRequired == true }) {
-      // Named as `changeConstants` names a refusal: the first required change that moves a
-      // constant, else the first that moves one. Restored newest first: a constraint changed
-      // twice goes back to its first constant.
-      let moving = changes.indices.filter { changes[$0].1 != old[$0] }
-      let culprit =
-        (moving.first { strength(of: changes[$0].0)?.isRequired == true } ?? moving.first)
-        .map { changes[$0].0 } ?? changes[0].0
+    // Only a required constant that moves can make the required constraints infeasible.
+    // The refusal names it as `changeConstants` names a refusal: the first required change
+    // that moves a constant. Restored newest first: a constraint changed twice goes back to
+    // its first constant.
+    if rebuildsRefused,
+      let first = changes.indices.first(where: {
+        changes[$0].1 != old[$0] && strength(of: changes[$0].0)?.isRequired == true
+      })
+    {
+      let culprit = changes[first].0
       try refuseUnrepairable(culprit) {
         for i in changes.indices.reversed() {
           setConstant(ofRecord: Int(recordIndex(of: changes[i].0)!), to: old[i])
