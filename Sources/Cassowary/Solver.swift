@@ -223,7 +223,8 @@ public final class Solver {
   /// between the two suggestions caught it (and the rebuild made the run pass).
   func finishOperation() {
     screenOperation()
-    overturnedRefusal = nil
+    // Tested first: a store of `nil` releases the old value, a call per operation.
+    if overturnedRefusal != nil { overturnedRefusal = nil }
     // A state that no rebuild held, and that one refused, breaks the invariants by
     // definition, and is not checked: an operation that can make the required constraints
     // infeasible is undone (`refuseUnrepairable`), which checks them after; another keeps
