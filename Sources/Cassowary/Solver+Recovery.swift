@@ -328,8 +328,8 @@ extension Solver {
     // a required constraint, is no evidence that they can hold: soak seed 72110644 (2-200
     // boxes, adaptive, stop 72) added a required probe that an inset rules out. The fresh
     // rebuild pivoted on an element that enlarged its row past `Tolerance.ruinedRow`, its
-    // values broke the inset by thousands of points, and at those values the probe held by
-    // itself; the three other rebuilds refused the probe. The damaged state was kept and
+    // values broke the inset, and at those values the probe held by itself; the three other
+    // rebuilds refused the probe. The damaged state was kept and
     // the probe reported added, with values of 1e25. Now a refusal outweighs every attempt
     // that fails the check: the operation is undone and refused (`refuseUnrepairable`).
     var best: (state: State, damaged: Bool, worst: Double)? = nil

@@ -6,10 +6,10 @@ import Testing
 /// state was kept and the operation reported success. Since the twin rule
 /// (`RedundantEqualityTests`) the one input known to get an infeasible operation past a
 /// tableau is soak seed 72110644 (a damaged rebuild took it; `DifferentialFuzzSliceTests`),
-/// so these tests switch that rule off (`Tableau.skipsTwinRule`): removing one of two `v == 20` then leaves
-/// the other's dummy row naming a strong constraint's errors, and the tableau accepts what
-/// contradicts `v == 20`; the check at the end of the operation sees the broken twin and
-/// every rebuild refuses.
+/// so these tests switch that rule off (`Tableau.skipsTwinRule`): removing one of two
+/// `v == 20` then leaves the other's dummy row naming a strong constraint's errors, and the
+/// tableau accepts what contradicts `v == 20`; the check at the end of the operation sees
+/// the broken twin and every rebuild refuses.
 @Suite struct UnrepairableRefusalTests {
   /// A solver holding `v == 20` (`twin`: required, its twin removed with the twin rule off),
   /// `v == 20` at strong, `w == 40` and a weak `v == w + 5`, and a soft `v >= 0` to change.
