@@ -176,7 +176,11 @@ extension Solver {
       }
       do throws(SolverError) {
         try operation()
+        // The operation succeeded: the refusal's conflicts are not reported (the list is
+        // empty after any outcome but a refusal) unless no rebuild turns out to hold the
+        // constraints, and then `refuseUnrepairable` names them.
         overturnedRefusal = refusal
+        conflictingConstraints = []
         return
       } catch {
         guard mode == modes.last else { continue }
@@ -197,12 +201,10 @@ extension Solver {
   /// part-way back), carry an objective that an ill-conditioned pivot and its undoing went
   /// through, or hold values those pivots moved. The throw skips the operation's own check
   /// and repair (`Solver.finishOperation`), so they run here; the conflict found stays
-  /// reported.
+  /// reported (a repair keeps the list as it found it, `rebuildIfDamaged`).
   private func repairRestoredDamage() {
     guard tableau.needsRepair || tableau.needsAudit else { return }
-    let conflicts = conflictingConstraints
     screenOperation()
-    conflictingConstraints = conflicts
   }
 
   /// Ends an operation: rebuilds a tableau that showed damage during it, and recomputes an
@@ -310,6 +312,11 @@ extension Solver {
   private func rebuildIfDamaged() {
     guard tableau.damaged else { return }
     let saved = state
+    // The conflicts of the last refusal, reported until the next operation: a rebuild that
+    // refuses names its own, which are only evidence for this repair (a read-out after a
+    // refusal must not change the list, nor a successful operation leave one).
+    let reported = conflictingConstraints
+    defer { conflictingConstraints = reported }
     // As for a refusal (`verifyingRefusal`), a fresh tableau that refuses a constraint in
     // one insertion order can accept it in another: seed 90307 of 2-200 boxes, whose
     // boxes nest ratios of 1/8 to 4 so that exact coefficients reach 1e-10, was refused by
@@ -336,6 +343,7 @@ extension Solver {
     // The last refusal: the constraint the attempt refused and the ones it named.
     var refused: [Constraint]? = nil
     for mode in modes {
+      if !conflictingConstraints.isEmpty { conflictingConstraints = [] }
       do throws(SolverError) {
         try rebuild(mode)
         let damaged = tableau.damaged

@@ -34,11 +34,11 @@ import Testing
   /// a round-off element would, and lets the values follow it. The row is no longer its
   /// constraint's own equation, as after any pivot (`Tableau+OwnRows.swift`). Shifts still
   /// owed are settled first, as before any change to rows.
-  static func knockOff(_ solver: Solver, _ symbol: Symbol) {
+  static func knockOff(_ solver: Solver, _ symbol: Symbol, by amount: Double = 1e-3) {
     solver.tableau.settleShifts()
     let slot = Int(solver.tableau.basicSlot[symbol.index])
     solver.tableau.disown(slot)
-    solver.tableau.rows[slot].constant += 1e-3
+    solver.tableau.rows[slot].constant += amount
     solver.tableau.structureChanged()
     solver.tableau.staleValues.append(symbol)
     solver.tableau.updateValues()
@@ -437,6 +437,39 @@ import Testing
     try solver.suggestValue(root, 500)
     solver.updateVariables()
     #expect(solver.value(of: root) == 500)
+  }
+
+  /// A refusal that a rebuilt tableau overturns leaves no conflicts reported: the operation
+  /// succeeded, and ``Solver/conflictingConstraints`` is empty after any outcome but a
+  /// refusal. Before stop 74 the list still named what the refusing tableau had blamed.
+  /// Here the tableau is knocked by hand so that it holds `x` at 50 against the required
+  /// `x == 100`; it refuses `x >= 80`, blaming `x == 100`, and the rebuild takes it.
+  @Test(arguments: [Solver.Representation.lazy, .canonical, .adaptive])
+  func anOverturnedRefusalReportsNoConflicts(_ representation: Solver.Representation) throws {
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let y = solver.makeVariable("y")
+    let pin = x == 100
+    try solver.addConstraint(pin)
+    try solver.addConstraint((y == x + 10) | .weak)
+    solver.updateVariables()
+    let symbol = solver.variableSymbols[Int(x.index)]
+    try #require(solver.tableau.isBasic(symbol))
+    Self.knockOff(solver, symbol, by: -50)
+
+    let floor = x >= 80
+    try solver.addConstraint(floor)
+    #expect(solver.counters.rebuilds >= 1, "the tableau's refusal was verified")
+    #expect(solver.conflictingConstraints.isEmpty, "\(solver.conflictingConstraints)")
+    #expect(solver.hasConstraint(floor))
+    solver.updateVariables()
+    #expect(abs(solver.value(of: x) - 100) < 1e-9)
+    #expect(abs(solver.value(of: y) - 110) < 1e-9)
+
+    // A true conflict after it is still refused, and named.
+    let cap = x <= 50
+    #expect(throws: SolverError.unsatisfiableConstraint(cap)) { try solver.addConstraint(cap) }
+    #expect(solver.conflictingConstraints.contains { $0 === pin })
   }
 
   /// The check reads a required constraint's constant from its own entry, a copy of the
