@@ -152,6 +152,10 @@ extension Solver {
     // The refusal as this tableau made it: what stands if the tableau that takes the
     // operation instead turns out not to hold the constraints (`overturnedRefusal`).
     let refusal = conflictingConstraints + [refused]
+    // The refusal reported if no tableau takes the operation: the last one made by a retry
+    // of the operation, else this tableau's. A rebuild that refuses a constraint the solver
+    // holds names that constraint's conflicts, not the operation's.
+    var reported = (error: error, conflicts: conflictingConstraints)
     var attempts = 0
     // Restores the solver as it was, keeping the count of rebuilds made to verify.
     func restore() {
@@ -183,17 +187,13 @@ extension Solver {
         conflictingConstraints = []
         return
       } catch {
-        guard mode == modes.last else { continue }
-        let conflicts = conflictingConstraints
-        restore()
-        conflictingConstraints = conflicts
-        repairRestoredDamage()
-        throw error
+        reported = (error, conflictingConstraints)
       }
     }
     restore()
+    conflictingConstraints = reported.conflicts
     repairRestoredDamage()
-    throw error
+    throw reported.error
   }
 
   /// After a refusal restored the solver: the state it went back to can itself be damaged

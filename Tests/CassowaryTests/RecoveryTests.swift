@@ -459,7 +459,11 @@ import Testing
 
     let floor = x >= 80
     try solver.addConstraint(floor)
-    #expect(solver.counters.rebuilds >= 1, "the tableau's refusal was verified")
+    // The knocked tableau's own insertion failed (its dual insertion found no entering
+    // symbol and phase one stopped short), and one rebuild took the constraint: not a
+    // tableau that accepted it and a check that caught the damage after.
+    #expect(solver.counters.phaseOnes >= 1, "the knocked tableau refused the floor")
+    #expect(solver.counters.rebuilds == 1, "the refusal was verified on one rebuild")
     #expect(solver.conflictingConstraints.isEmpty, "\(solver.conflictingConstraints)")
     #expect(solver.hasConstraint(floor))
     solver.updateVariables()
@@ -470,6 +474,36 @@ import Testing
     let cap = x <= 50
     #expect(throws: SolverError.unsatisfiableConstraint(cap)) { try solver.addConstraint(cap) }
     #expect(solver.conflictingConstraints.contains { $0 === pin })
+  }
+
+  /// A refusal names the conflicts its own insertion found, whatever the rebuilds that
+  /// verify it meet. A rebuild can refuse a constraint the solver holds (round-off in an
+  /// ill-conditioned system, as for seed 90307 of 2-200 boxes); the conflicts it names are
+  /// that constraint's, not the operation's, and before stop 74 a last rebuild that refused
+  /// left them reported. Here the lower bound's record is made to say `x >= 50` by hand
+  /// while the tableau still holds `x >= 0`, so that every rebuild refuses a held
+  /// constraint; the tableau refuses `x >= 20`, blaming `x <= 10`.
+  @Test(arguments: [Solver.Representation.lazy, .canonical, .adaptive])
+  func aRefusalNamesItsOwnConflictsNotARebuilds(
+    _ representation: Solver.Representation
+  ) throws {
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let low = x >= 0
+    let high = x <= 10
+    try solver.addConstraint(low)
+    try solver.addConstraint(high)
+    let index = try #require(solver.recordIndex(of: low))
+    solver.records[Int(index)].constant = -50
+
+    let floor = x >= 20
+    #expect(throws: SolverError.unsatisfiableConstraint(floor)) {
+      try solver.addConstraint(floor)
+    }
+    #expect(solver.counters.rebuilds >= 3, "the refusal was verified")
+    let named = solver.conflictingConstraints.map(ObjectIdentifier.init)
+    #expect(named == [ObjectIdentifier(high)], "\(solver.conflictingConstraints)")
+    #expect(!solver.hasConstraint(floor))
   }
 
   /// The check reads a required constraint's constant from its own entry, a copy of the
