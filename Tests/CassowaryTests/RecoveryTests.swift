@@ -476,6 +476,51 @@ import Testing
     #expect(solver.conflictingConstraints.contains { $0 === pin })
   }
 
+  /// A solver holding `x >= 0` and `x <= 10` whose lower bound's record says `x >= 50`,
+  /// made by hand: its tableau works, and every rebuild refuses one of the two bounds, as
+  /// round-off can make a rebuild refuse in an ill-conditioned system.
+  static func solverWhoseRecordsNoRebuildTakes(
+    _ representation: Solver.Representation
+  ) throws -> (Solver, x: Variable, high: Constraint) {
+    let solver = Solver(representation: representation)
+    let x = solver.makeVariable("x")
+    let low = x >= 0
+    let high = x <= 10
+    try solver.addConstraint(low)
+    try solver.addConstraint(high)
+    let index = try #require(solver.recordIndex(of: low))
+    solver.records[Int(index)].constant = -50
+    return (solver, x, high)
+  }
+
+  /// A repair keeps the reported conflicts as it found it: the rebuilds it tries can refuse
+  /// (here every one does), and their conflicts are evidence for the repair only. After a
+  /// refusal, a read-out that repairs leaves the refusal's list; an operation that succeeds
+  /// while its repair's rebuilds refuse reports none. (Before stop 74 both reported the
+  /// last rebuild's.)
+  @Test(arguments: [Solver.Representation.lazy, .canonical, .adaptive])
+  func aRepairKeepsTheReportedConflicts(_ representation: Solver.Representation) throws {
+    let (solver, x, high) = try Self.solverWhoseRecordsNoRebuildTakes(representation)
+    let floor = x >= 20
+    #expect(throws: SolverError.unsatisfiableConstraint(floor)) {
+      try solver.addConstraint(floor)
+    }
+    let named = solver.conflictingConstraints.map(ObjectIdentifier.init)
+    #expect(named == [ObjectIdentifier(high)])
+
+    var rebuilds = solver.counters.rebuilds
+    solver.tableau.damaged = true
+    solver.updateVariables()
+    #expect(solver.counters.rebuilds > rebuilds, "the read-out tried to repair")
+    #expect(solver.conflictingConstraints.map(ObjectIdentifier.init) == named)
+
+    rebuilds = solver.counters.rebuilds
+    solver.tableau.damaged = true
+    try solver.addConstraint((x == 5) | .weak)
+    #expect(solver.counters.rebuilds > rebuilds, "the operation tried to repair")
+    #expect(solver.conflictingConstraints.isEmpty, "\(solver.conflictingConstraints)")
+  }
+
   /// A refusal names the conflicts its own insertion found, whatever the rebuilds that
   /// verify it meet. A rebuild can refuse a constraint the solver holds (round-off in an
   /// ill-conditioned system, as for seed 90307 of 2-200 boxes); the conflicts it names are
@@ -487,15 +532,7 @@ import Testing
   func aRefusalNamesItsOwnConflictsNotARebuilds(
     _ representation: Solver.Representation
   ) throws {
-    let solver = Solver(representation: representation)
-    let x = solver.makeVariable("x")
-    let low = x >= 0
-    let high = x <= 10
-    try solver.addConstraint(low)
-    try solver.addConstraint(high)
-    let index = try #require(solver.recordIndex(of: low))
-    solver.records[Int(index)].constant = -50
-
+    let (solver, x, high) = try Self.solverWhoseRecordsNoRebuildTakes(representation)
     let floor = x >= 20
     #expect(throws: SolverError.unsatisfiableConstraint(floor)) {
       try solver.addConstraint(floor)
