@@ -282,12 +282,42 @@ final class LayoutEngine {
   }
 
   /// Runs a solver mutation: a refusal (the solver is then unchanged) becomes an
-  /// unsatisfiable-constraint error naming `owner`; success leaves a solve pending.
+  /// unsatisfiable-constraint error naming `owner`, and the layout constraints the solver
+  /// named as its conflict; success leaves a solve pending.
   private func solverCall(
     _ owner: @autoclosure () -> String, _ body: () throws(SolverError) -> Void
   ) throws(LayoutError) {
-    do throws(SolverError) { try body() } catch { throw .unsatisfiableConstraint(owner()) }
+    do throws(SolverError) { try body() } catch {
+      let conflicts = conflictingLayoutConstraints()
+      throw .unsatisfiableConstraint(
+        conflicts.isEmpty
+          ? owner() : "\(owner()) (conflicts with \(conflicts.joined(separator: "; ")))")
+    }
     needsSolve = true
+  }
+
+  /// The layout constraints of this window among the solver's conflicting constraints after
+  /// a refusal, described, in tree order. Without them an error named only the constraint
+  /// refused, often an implicit one (an image's size, a stack's link), where the cause was
+  /// a constraint the app declared: a scene file's `[wide]` that fights an image's width was
+  /// reported at the root as `ImageView 'avatar'.width == 64`. The engine's own constraints
+  /// (intrinsic sizes, stack links, the window's pins) are not layout constraints and are
+  /// not listed. Found by a walk of the tree: an error path only.
+  private func conflictingLayoutConstraints() -> [String] {
+    let conflicts = solver.conflictingConstraints
+    guard !conflicts.isEmpty, let window else { return [] }
+    var wanted = Set(conflicts.map(ObjectIdentifier.init))
+    var found: [String] = []
+    try? window.forEachInSubtree { view in
+      for constraint in view.attachedConstraints where !wanted.isEmpty {
+        if let installed = constraint.installed,
+          wanted.remove(ObjectIdentifier(installed)) != nil
+        {
+          found.append(constraint.description)
+        }
+      }
+    }
+    return found
   }
 
   /// Pins the window's origin to zero and its size to `size` (changed in place later).

@@ -140,6 +140,14 @@ struct SceneFileErrorTests {
           "{\"kind\": \"view\", \"children\": [{\"kind\": \"label\", \"name\": \"a\", \"text\": \"x\"}], \"constraints\": [{\"first\": \"a.width\", \"constant\": 100}, {\"first\": \"a.width\", \"constant\": 200, \"id\": \"wide\"}]}"
       ), "root.constraints[1]", "unsatisfiable required constraint [wide]"
     ),
+    // An implicit constraint refused (the image's own width), at the declared one it
+    // conflicts with: the error named the image's width at `$` before stop 74.
+    (
+      sceneDocument(
+        root:
+          "{\"kind\": \"view\", \"children\": [{\"kind\": \"image\", \"name\": \"avatar\", \"width\": 64, \"height\": 64}], \"constraints\": [{\"first\": \"avatar.width\", \"constant\": 10, \"id\": \"narrow\"}]}"
+      ), "root.constraints[0]", "(conflicts with [narrow] ImageView 'avatar'.width == 10)"
+    ),
     (
       sceneDocument(
         root: "{\"kind\": \"label\", \"text\": \"x\", \"hugging\": {\"horizontal\": 1000}}"),

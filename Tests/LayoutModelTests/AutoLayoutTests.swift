@@ -162,11 +162,11 @@ import Testing
     let (window, container) = try container()
     let a = try add("a", to: container)[0]
     let height = a.heightAnchor.constraint(equalToConstant: 50)
+    let half = a.widthAnchor.constraint(equalTo: container.widthAnchor, multiplier: 0.5)
+    let cap = a.heightAnchor.constraint(lessThanOrEqualToConstant: 60)
     try LayoutConstraint.activate([
       a.leadingAnchor.constraint(equalTo: container.leadingAnchor, constant: 20),
-      a.topAnchor.constraint(equalTo: container.topAnchor, constant: 10),
-      a.widthAnchor.constraint(equalTo: container.widthAnchor, multiplier: 0.5), height,
-      a.heightAnchor.constraint(lessThanOrEqualToConstant: 60),
+      a.topAnchor.constraint(equalTo: container.topAnchor, constant: 10), half, height, cap,
     ])
     try window.runUpdateCycle()
     let settled = rect(20, 10, 200, 50)
@@ -182,13 +182,17 @@ import Testing
       return
     }
     #expect(text.contains("'a'") && text.contains("300"), "\(text)")
+    // The error names the layout constraint it conflicts with, not only the one refused.
+    #expect(text.contains(" (conflicts with ") && text.contains(half.description), "\(text)")
     #expect(!conflicting.isActive)
     #expect(a.constraints.count == constraintCount)
     #expect((window.counters - before).constraintsAdded == 0)
 
     // A constant that breaks a required inequality is refused too, and the old one kept.
     let error2 = try #require(layoutError { try height.setConstant(70) })
-    #expect(error2 == .unsatisfiableConstraint(height.description))
+    #expect(
+      error2
+        == .unsatisfiableConstraint("\(height.description) (conflicts with \(cap.description))"))
     #expect(height.constant == 50)
 
     try window.runUpdateCycle()

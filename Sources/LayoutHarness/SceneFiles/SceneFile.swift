@@ -275,16 +275,21 @@ public struct SceneFile: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The JSON path of the first constraint an error names (a constraint's identifier is
-  /// its `id` or its path), or `$`.
+  /// The JSON path of the declared constraint an error names first (a constraint's
+  /// identifier is its `id` or its path), or `$`. The constraint refused comes first in
+  /// the message, then those it conflicts with: a refused implicit constraint (an image's
+  /// size) is reported at the declared constraint it conflicts with.
   private func constraintPath(in message: String, scene: Scene) -> JSONPath {
-    var found: String?
+    var found: (at: String.Index, source: String?)?
     scene.forEachNode { node in
-      for constraint in node.constraints where found == nil {
-        if message.contains("[\(constraint.identifier)]") { found = constraint.source }
+      for constraint in node.constraints {
+        guard let range = message.range(of: "[\(constraint.identifier)]") else { continue }
+        if found.map({ range.lowerBound < $0.at }) ?? true {
+          found = (range.lowerBound, constraint.source)
+        }
       }
     }
-    return JSONPath(text: found ?? "$")
+    return JSONPath(text: found?.source ?? "$")
   }
 
   /// ``checkTicks(in:size:)`` with the file's name on its errors.
