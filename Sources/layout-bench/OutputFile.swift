@@ -17,14 +17,24 @@ enum OutputFile {
       return "\(path): is a directory"
     }
     let directory = url.deletingLastPathComponent().path
-    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
       return "\(path): directory \(directory) does not exist"
     }
-    guard FileManager.default.isWritableFile(atPath: directory) else {
-      return "\(path): directory \(directory) is not writable"
+    guard isDirectory.boolValue else {
+      return "\(path): \(directory) is not a directory"
     }
+    // Permission bits say nothing to root, nor about a read-only file system (`/sys`,
+    // `/proc`, a read-only mount): a run as root checked `/sys/r.json`, ran the whole
+    // matrix, and only then failed to write. So a file is made in the directory and removed,
+    // as the report's temporary file will be.
+    let probe = directory + "/.layout-bench-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    guard descriptor >= 0 else {
+      let reason = String(cString: strerror(errno))
+      return "\(path): directory \(directory) is not writable (\(reason))"
+    }
+    close(descriptor)
+    unlink(probe)
     return nil
   }
 

@@ -90,6 +90,10 @@ struct RunCommandTests {
     (["--shape", "deep", "--mutation", "scroll"], "--shape feed"),
     (["--json", "/nonexistent-dir/report.json"], "does not exist"),
     (["--html", "/"], "is a directory"),
+    // A read-only file system: refused before the run even as root, whom permission bits
+    // do not stop (the run used to go through and fail at the write).
+    (["--json", "/proc/report.json"], "/proc is not writable"),
+    (["--markdown", "/etc/hostname/report.md"], "/etc/hostname is not a directory"),
   ])
   func badFlagsAreRejectedWithAReason(arguments: [String], expected: String) {
     let error = #expect(throws: (any Error).self) { try Run.parse(arguments) }
