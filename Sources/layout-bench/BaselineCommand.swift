@@ -22,9 +22,10 @@ struct BaselineCommand: ParsableCommand {
       abstract: "Run the scenarios (default matrix, fixed tick count) and save the report as NAME.",
       discussion: """
         The scenarios run in --rounds separate processes (default 10), each with its own trees \
-        and warm-up: time verdicts are judged on rounds. Ticks are not time-limited here \
-        (default 60 per scenario and round), so counters are averages over the same ticks on \
-        every machine and compare exactly. The file is written only after every round \
+        and warm-up: time verdicts are judged on rounds. Ticks are not time-limited here: \
+        each scenario runs a fixed count per round (--ticks, else chosen by a pilot run from \
+        60 to 2,000 so that a round lasts about 0.25 s), so counters are averages over the \
+        same ticks on every machine and compare exactly. The file is written only after every round \
         succeeded, atomically: a failed or interrupted run never replaces a good baseline. \
         With --from, an existing report file is validated and stored instead.
         """
@@ -220,8 +221,18 @@ struct Compare: ParsableCommand {
 
   /// A report from a file path or a baseline name.
   func load(_ reference: String) throws -> RunReport {
+    let isFile = FileManager.default.fileExists(atPath: reference)
+    // Neither a file nor a baseline: a reference that looks like a path (a slash or a
+    // `.json` ending) is named as a missing file, not as a missing baseline
+    // `missing.json.json`.
+    if !isFile && !location.store.exists(reference)
+      && (reference.contains("/") || reference.hasSuffix(".json"))
+    {
+      throw CommandFailure(
+        "\(reference): no such report file (nor a baseline of that name in \(location.dir))")
+    }
     do {
-      if FileManager.default.fileExists(atPath: reference) { return try ReportFile.load(reference) }
+      if isFile { return try ReportFile.load(reference) }
       return try location.store.load(reference)
     } catch {
       throw CommandFailure(error.description)

@@ -10,7 +10,9 @@ struct Run: ParsableCommand {
     discussion: """
       With no scenario flags this runs the default matrix: the three strategies (coalesced \
       setNeedsLayout, eager layoutIfNeeded, bottom-up sizing) on deep, wide and feed trees at \
-      two sizes, with text and resize mutations. All strategies run in lockstep on the same \
+      two sizes, with text and resize mutations, and four scenarios of several changes per \
+      tick or scrolling (feed300/configurex4, wide1000/configurex1, wide1000/textx4, \
+      table100000/scrollx1). All strategies run in lockstep on the same \
       scene and mutations, and after every tick every view must have the same frame under \
       all three (or the run stops: the comparison would not be fair).
       """

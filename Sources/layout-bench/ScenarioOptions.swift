@@ -35,7 +35,7 @@ struct ScenarioOptions: ParsableArguments {
 
   @Option(
     help:
-      "Mutation per tick: \(MutationKind.builtIn.map(\.rawValue).joined(separator: ", ")). Default: text and resize."
+      "Mutation per tick: \(MutationKind.builtIn.map(\.rawValue).joined(separator: ", ")). Default: text and resize, and, with --per-tick 1, the default matrix's batch and scroll scenarios of the shape (feed configure x4, wide configure and text x4, table scroll)."
   )
   var mutation: MutationKind?
 

@@ -150,6 +150,11 @@ struct CompareCommandTests {
       let missing = try runner.runBinary(["compare", "no-such-baseline", "--dir", dir])
       #expect(
         missing.status == 1 && missing.stderr.contains("no baseline named 'no-such-baseline'"))
+      // A missing report file is named as a file (it was a baseline `old.json.json`).
+      let file = try runner.runBinary(["compare", "old.json", corrupt, "--dir", dir])
+      #expect(
+        file.status == 1 && file.stderr.contains("old.json: no such report file"),
+        "\(file.stderr)")
     }
   }
 
