@@ -172,7 +172,8 @@ struct Compare: ParsableCommand {
       standard deviations of the run-to-run difference; a side with fewer than 5 rounds is \
       insufficient data. `ab` judges times of two builds measured in one window. Reports \
       from different machines or builds (CPU model, core count, build \
-      configuration, Swift version, allocator) are not compared unless \
+      configuration, Swift version, allocator, the allocator's huge-page setting) are not \
+      compared unless \
       --allow-environment-mismatch is given; a live comparison checks this before running. \
       Exit status: 0 no significant change; 2 a regression or a budget crossing; \
       4 improvements only; 1 bad input, no result in common, insufficient data, or reports \
