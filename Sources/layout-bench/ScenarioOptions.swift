@@ -1,8 +1,15 @@
 import ArgumentParser
 import LayoutHarness
 
-extension Shape: ExpressibleByArgument {}
-extension MutationKind: ExpressibleByArgument {}
+// The values the help lists: `scene` and `scripted` are what a scene file's results are
+// keyed by, given with --scene FILE, not values of these flags (they are refused with a
+// reason).
+extension Shape: ExpressibleByArgument {
+  public static var allValueStrings: [String] { builtIn.map(\.rawValue) }
+}
+extension MutationKind: ExpressibleByArgument {
+  public static var allValueStrings: [String] { builtIn.map(\.rawValue) }
+}
 extension PeerScenario: ExpressibleByArgument {}
 
 /// `--strategy`: one strategy or all three.
