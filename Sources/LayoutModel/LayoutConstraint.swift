@@ -260,9 +260,10 @@ public final class LayoutConstraint: CustomStringConvertible {
     }
     guard newValue != constant else { return }
     if let installed, let engine = firstView.owner?.engine {
+      // Named with the constant refused: the description still shows the old one.
       try engine.setConstant(
         0 - newValue, of: installed, required: priority.isRequired,
-        describing: description)
+        describing: "\(description), its constant changed to \(format(newValue))")
       constant = newValue
       flagAffectedViews()
     } else {
@@ -279,7 +280,9 @@ public final class LayoutConstraint: CustomStringConvertible {
     }
     guard newValue != priority else { return }
     if let installed, let engine = firstView.owner?.engine {
-      try engine.setStrength(newValue.strength, of: installed, describing: description)
+      try engine.setStrength(
+        newValue.strength, of: installed,
+        describing: "\(description), its priority changed to \(newValue)")
       flagAffectedViews()
     }
     priority = newValue

@@ -227,7 +227,7 @@ final class LayoutEngine {
   /// which it is (it knows the priority; asking the solver would cost a look-up per change).
   func setConstant(
     _ constant: Double, of constraint: Constraint, required: Bool,
-    describing owner: @autoclosure () -> String
+    namingConflicts: Bool = true, describing owner: @autoclosure () -> String
   ) throws(LayoutError) {
     guard required else {
       pendingConstants.append((constraint, constant))
@@ -236,7 +236,7 @@ final class LayoutEngine {
       return
     }
     flushConstants()
-    try solverCall(owner()) { () throws(SolverError) in
+    try solverCall(owner(), namingConflicts: namingConflicts) { () throws(SolverError) in
       try solver.setConstant(constant, of: constraint)
     }
     changed += 1
@@ -285,10 +285,11 @@ final class LayoutEngine {
   /// unsatisfiable-constraint error naming `owner`, and the layout constraints the solver
   /// named as its conflict; success leaves a solve pending.
   private func solverCall(
-    _ owner: @autoclosure () -> String, _ body: () throws(SolverError) -> Void
+    _ owner: @autoclosure () -> String, namingConflicts: Bool = true,
+    _ body: () throws(SolverError) -> Void
   ) throws(LayoutError) {
     do throws(SolverError) { try body() } catch {
-      let conflicts = conflictingLayoutConstraints()
+      let conflicts = namingConflicts ? conflictingLayoutConstraints() : []
       throw .unsatisfiableConstraint(
         conflicts.isEmpty
           ? owner() : "\(owner()) (conflicts with \(conflicts.joined(separator: "; ")))")
@@ -297,36 +298,51 @@ final class LayoutEngine {
   }
 
   /// The layout constraints of this window among the solver's conflicting constraints after
-  /// a refusal, described, in tree order. Without them an error named only the constraint
-  /// refused, often an implicit one (an image's size, a stack's link), where the cause was
-  /// a constraint the app declared: a scene file's `[wide]` that fights an image's width was
-  /// reported at the root as `ImageView 'avatar'.width == 64`. The engine's own constraints
-  /// (intrinsic sizes, stack links, the window's pins) are not layout constraints and are
-  /// not listed. Found by a walk of the tree: an error path only.
+  /// a refusal, described, in tree order, at most ``conflictsNamed`` of them and then how
+  /// many more (a chain of required links names every link). Without them an error named
+  /// only the constraint refused, often an implicit one (an image's size), where the cause
+  /// was a constraint the app declared: a scene file's `[wide]` that fights an image's
+  /// width was reported at the root as `ImageView 'avatar'.width == 64`. Stacks' links and
+  /// the window's pins on its subviews are layout constraints and are listed; intrinsic
+  /// sizes and the engine's pins of the window itself are not. Found by a walk of the
+  /// tree: on error paths only (the window's own resize, refused inside a tick, does not
+  /// ask).
   private func conflictingLayoutConstraints() -> [String] {
     let conflicts = solver.conflictingConstraints
     guard !conflicts.isEmpty, let window else { return [] }
     var wanted = Set(conflicts.map(ObjectIdentifier.init))
     var found: [String] = []
+    var more = 0
     try? window.forEachInSubtree { view in
       for constraint in view.attachedConstraints where !wanted.isEmpty {
         if let installed = constraint.installed,
           wanted.remove(ObjectIdentifier(installed)) != nil
         {
-          found.append(constraint.description)
+          if found.count < Self.conflictsNamed {
+            found.append(constraint.description)
+          } else {
+            more += 1
+          }
         }
       }
     }
+    if more > 0 { found.append("and \(more) more") }
     return found
   }
+
+  /// How many conflicting layout constraints an error names.
+  static let conflictsNamed = 8
 
   /// Pins the window's origin to zero and its size to `size` (changed in place later).
   func pinWindow(to size: Size) {
     guard let window, let vars = window.variables else { return }
     if let pins = windowPins {
-      try? setConstant(-size.width, of: pins.width, required: true, describing: "window width")
       try? setConstant(
-        -size.height, of: pins.height, required: true, describing: "window height")
+        -size.width, of: pins.width, required: true, namingConflicts: false,
+        describing: "window width")
+      try? setConstant(
+        -size.height, of: pins.height, required: true, namingConflicts: false,
+        describing: "window height")
       return
     }
     let pins = (width: vars.width == size.width, height: vars.height == size.height)

@@ -23,18 +23,10 @@ enum OutputFile {
     guard isDirectory.boolValue else {
       return "\(path): \(directory) is not a directory"
     }
-    // Permission bits say nothing to root, nor about a read-only file system (`/sys`,
-    // `/proc`, a read-only mount): a run as root checked `/sys/r.json`, ran the whole
-    // matrix, and only then failed to write. So a file is made in the directory and removed,
-    // as the report's temporary file will be.
-    let probe = directory + "/.layout-bench-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-    guard descriptor >= 0 else {
-      let reason = String(cString: strerror(errno))
+    // A file is made there and removed, as the report's temporary file will be.
+    if let reason = AtomicFile.creationProblem(in: directory) {
       return "\(path): directory \(directory) is not writable (\(reason))"
     }
-    close(descriptor)
-    unlink(probe)
     return nil
   }
 

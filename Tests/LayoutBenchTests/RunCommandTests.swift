@@ -93,7 +93,7 @@ struct RunCommandTests {
     // A read-only file system: refused before the run even as root, whom permission bits
     // do not stop (the run used to go through and fail at the write).
     (["--json", "/proc/report.json"], "/proc is not writable"),
-    (["--markdown", "/etc/hostname/report.md"], "/etc/hostname is not a directory"),
+    (["--markdown", "/dev/null/report.md"], "/dev/null is not a directory"),
   ])
   func badFlagsAreRejectedWithAReason(arguments: [String], expected: String) {
     let error = #expect(throws: (any Error).self) { try Run.parse(arguments) }
@@ -122,6 +122,11 @@ struct RunCommandTests {
     ])
     #expect(
       blocked.status == 1 && blocked.stderr.contains("is not a directory"), "\(blocked.stderr)")
+    // Nor one on a file system that takes no files, even for root.
+    let readOnly = try runBinary(["baseline", "save", "x", "--dir", "/proc/baselines"])
+    #expect(
+      readOnly.status == 1 && readOnly.stderr.contains("/proc is not writable"),
+      "\(readOnly.stderr)")
   }
 
   @Test func sweepRefusesSizeAndBadLadders() {

@@ -192,7 +192,9 @@ import Testing
     let error2 = try #require(layoutError { try height.setConstant(70) })
     #expect(
       error2
-        == .unsatisfiableConstraint("\(height.description) (conflicts with \(cap.description))"))
+        == .unsatisfiableConstraint(
+          "\(height.description), its constant changed to 70 (conflicts with \(cap.description))"
+        ))
     #expect(height.constant == 50)
 
     try window.runUpdateCycle()
@@ -273,6 +275,26 @@ import Testing
       return
     }
     #expect(what.contains("icon"), "\(what)")
+  }
+
+  /// A conflict through a long chain names its first layout constraints and counts the
+  /// rest: every link of the row is in it.
+  @Test func aLongConflictNamesItsFirstConstraintsAndCountsTheRest() throws {
+    let window = try Window(size: Size(width: 100, height: 300), layoutMode: .autoLayout)
+    let row = try StackView(axis: .horizontal, spacing: 8, name: "row")
+    try window.addSubview(row)
+    for i in 0..<20 {
+      try row.addSubview(ImageView(size: Size(width: 40, height: 40), name: "icon\(i)"))
+    }
+    let error = layoutError { try window.runUpdateCycle() }
+    guard case .unsatisfiableConstraint(let what)? = error else {
+      Issue.record("expected an unsatisfiable constraint, got \(String(describing: error))")
+      return
+    }
+    let listed = try #require(what.firstRange(of: " (conflicts with "), "\(what)")
+    let parts = what[listed.upperBound...].dropLast().split(separator: "; ")
+    #expect(parts.count == LayoutEngine.conflictsNamed + 1, "\(what)")
+    #expect(parts.last?.hasPrefix("and ") == true && parts.last?.hasSuffix(" more") == true)
   }
 
   @Test func anEmptyRowKeepsItsTailAcrossConstraintPasses() throws {

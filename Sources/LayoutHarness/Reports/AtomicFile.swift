@@ -14,6 +14,20 @@ internal import Foundation
 /// ``removeStaleTemporaries(in:)`` deletes those whose process is gone, and the baseline store
 /// calls it before it writes.
 public enum AtomicFile {
+  /// Why no file can be made in `directory` (an existing directory), or nil: a file is made
+  /// there and removed. Permission bits say nothing to root, nor about a read-only file
+  /// system (`/sys`, `/proc`, a read-only mount): a run as root passed that check for
+  /// `/sys/r.json`, ran the whole matrix, and only then failed to write. The probe is opened
+  /// with `O_EXCL` under a name of its own, so it never follows a link or replaces a file.
+  public static func creationProblem(in directory: String) -> String? {
+    let probe = directory + "/.layout-bench-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+    close(descriptor)
+    unlink(probe)
+    return nil
+  }
+
   public struct Failure: Error, CustomStringConvertible {
     public var path: String
     public var reason: String

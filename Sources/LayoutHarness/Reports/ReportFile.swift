@@ -186,8 +186,8 @@ public struct BaselineStore {
       var isDirectory: ObjCBool = false
       if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
         guard isDirectory.boolValue else { return "\(directory): \(path) is not a directory" }
-        guard FileManager.default.isWritableFile(atPath: path) else {
-          return "\(directory): \(path) is not writable"
+        if let reason = AtomicFile.creationProblem(in: path) {
+          return "\(directory): \(path) is not writable (\(reason))"
         }
         return nil
       }

@@ -266,7 +266,8 @@ public struct SceneFile: Sendable, Hashable, CustomStringConvertible {
             throw .layout(error)
           }
         } catch {
-          let at = constraintPath(in: error.description, scene: shadow)
+          // The constraint refused, if declared; an implicit one is the step's doing.
+          let at = constraintPath(in: error.description, scene: shadow, refusedOnly: true)
           throw JSONProblem(
             at.text == "$" ? JSONPath(text: origin) : at,
             "at tick \(tick), after \(origin): \(error.description)")
@@ -278,8 +279,15 @@ public struct SceneFile: Sendable, Hashable, CustomStringConvertible {
   /// The JSON path of the declared constraint an error names first (a constraint's
   /// identifier is its `id` or its path), or `$`. The constraint refused comes first in
   /// the message, then those it conflicts with: a refused implicit constraint (an image's
-  /// size) is reported at the declared constraint it conflicts with.
-  private func constraintPath(in message: String, scene: Scene) -> JSONPath {
+  /// size) is reported at the declared constraint it conflicts with, unless `refusedOnly`
+  /// (a tick's step caused it: then `$`, and the caller names the step).
+  private func constraintPath(
+    in message: String, scene: Scene, refusedOnly: Bool = false
+  ) -> JSONPath {
+    let message =
+      refusedOnly
+      ? String(message[..<(message.range(of: " (conflicts with ")?.lowerBound ?? message.endIndex)])
+      : message
     var found: (at: String.Index, source: String?)?
     scene.forEachNode { node in
       for constraint in node.constraints {
