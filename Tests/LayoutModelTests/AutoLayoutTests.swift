@@ -261,36 +261,33 @@ import Testing
     expectFrame(squeezed, rect(0, 45, 30, 40))
   }
 
-  @Test func imagesThatCannotFitTheirRowAreAnErrorNamingTheImage() throws {
+  /// The message of the error a 100-point row of `count` 40-point icons 8 points apart
+  /// fails its first update cycle with (they need 48 * count - 8 points).
+  func overfullRowError(icons count: Int) throws -> String? {
     let window = try Window(size: Size(width: 100, height: 300), layoutMode: .autoLayout)
     let row = try StackView(axis: .horizontal, spacing: 8, name: "row")
     try window.addSubview(row)
-    for i in 0..<3 {
+    for i in 0..<count {
       try row.addSubview(ImageView(size: Size(width: 40, height: 40), name: "icon\(i)"))
     }
-    // 3 x 40 + 2 x 8 = 136 points in a 100-point row.
     let error = layoutError { try window.runUpdateCycle() }
     guard case .unsatisfiableConstraint(let what)? = error else {
       Issue.record("expected an unsatisfiable constraint, got \(String(describing: error))")
-      return
+      return nil
     }
+    return what
+  }
+
+  @Test func imagesThatCannotFitTheirRowAreAnErrorNamingTheImage() throws {
+    // 3 x 40 + 2 x 8 = 136 points in a 100-point row.
+    guard let what = try overfullRowError(icons: 3) else { return }
     #expect(what.contains("icon"), "\(what)")
   }
 
   /// A conflict through a long chain names its first layout constraints and counts the
   /// rest: every link of the row is in it.
   @Test func aLongConflictNamesItsFirstConstraintsAndCountsTheRest() throws {
-    let window = try Window(size: Size(width: 100, height: 300), layoutMode: .autoLayout)
-    let row = try StackView(axis: .horizontal, spacing: 8, name: "row")
-    try window.addSubview(row)
-    for i in 0..<20 {
-      try row.addSubview(ImageView(size: Size(width: 40, height: 40), name: "icon\(i)"))
-    }
-    let error = layoutError { try window.runUpdateCycle() }
-    guard case .unsatisfiableConstraint(let what)? = error else {
-      Issue.record("expected an unsatisfiable constraint, got \(String(describing: error))")
-      return
-    }
+    guard let what = try overfullRowError(icons: 20) else { return }
     let listed = try #require(what.firstRange(of: " (conflicts with "), "\(what)")
     let parts = what[listed.upperBound...].dropLast().split(separator: "; ")
     #expect(parts.count == LayoutEngine.conflictsNamed + 1, "\(what)")
